@@ -33,7 +33,7 @@ _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _hash(key):
     h = np.uint64(0x632BE59BD9B4E019)
     for w in range(key.size):
@@ -45,19 +45,42 @@ def _hash(key):
 @njit(cache=True, nogil=True)
 def pack(anchors, bits, per_word, out):
     """Pack anchor cells into `out` (uint64 words)."""
-    out[:] = 0
+    word = 0
+    slot = 0
+    acc = np.uint64(0)
     for i in range(anchors.size):
-        shift = np.uint64(bits * (i % per_word))
-        out[i // per_word] |= np.uint64(anchors[i]) << shift
+        acc |= np.uint64(anchors[i]) << np.uint64(slot * bits)
+        slot += 1
+        if slot == per_word:
+            out[word] = acc
+            word += 1
+            slot = 0
+            acc = np.uint64(0)
+    if slot:
+        out[word] = acc
 
 
 @njit(cache=True, nogil=True)
 def unpack(key, bits, per_word, out):
     """Unpack anchor cells from the words of `key` into `out`."""
+    unpack_row(key.reshape(1, key.size), 0, bits, per_word, out)
+
+
+@njit(cache=True, nogil=True)
+def unpack_row(states, row, bits, per_word, out):
+    """Unpack the anchor cells of `states[row]` into `out`."""
     mask = np.uint64((1 << bits) - 1)
+    word = 0
+    slot = 0
+    acc = states[row, 0]
     for i in range(out.size):
-        shift = np.uint64(bits * (i % per_word))
-        out[i] = np.int64((key[i // per_word] >> shift) & mask)
+        out[i] = np.int64(acc & mask)
+        acc >>= np.uint64(bits)
+        slot += 1
+        if slot == per_word and i + 1 < out.size:
+            word += 1
+            slot = 0
+            acc = states[row, word]
 
 
 @njit(cache=True, nogil=True)
@@ -71,7 +94,8 @@ def insert(states, parents, n, table, key, parent, max_fill):
         if entry == 0:
             if n >= states.shape[0] or n >= max_fill:
                 return n, FULL
-            states[n, :] = key
+            for w in range(words):
+                states[n, w] = key[w]
             parents[n] = parent
             table[slot] = n + 1
             return n + 1, NEW
@@ -97,26 +121,46 @@ def rehash(states, n, table):
         table[slot] = index + 1
 
 
-@njit(cache=True, nogil=True)
-def _emit(anchors, moved, n_moved, disp, buf, key, states, parents, n, table, parent,
-          max_fill, bits, per_word, seg_lo, seg_hi, pad_of, cell_of):
-    """Insert the configuration where the pieces in `moved` are shifted by `disp`."""
-    buf[:] = anchors
-    for m in range(n_moved):
-        p = moved[m]
-        buf[p] = cell_of[pad_of[anchors[p]] + disp]
-    for m in range(n_moved):
-        lo = seg_lo[moved[m]]
-        hi = seg_hi[moved[m]]
-        for i in range(lo + 1, hi):
-            value = buf[i]
-            j = i - 1
-            while j >= lo and buf[j] > value:
-                buf[j + 1] = buf[j]
-                j -= 1
-            buf[j + 1] = value
-    pack(buf, bits, per_word, key)
-    return insert(states, parents, n, table, key, parent, max_fill)
+@njit(cache=True, nogil=True, inline="always")
+def _displacements(mode, first_dir, occ, cells, n_cells, dirs, seen, stamp, queue, out):
+    """Displacements that move the cells rigidly without hitting anything in `occ`.
+
+    `occ` must not contain the moving cells.  STEP and RAY try `first_dir` only
+    (all four directions when it is 0); FLOOD collects every displacement
+    reachable by unit steps through free positions.  Returns how many it wrote.
+    """
+    found = 0
+    if mode == FLOOD:
+        ref = cells[0]
+        seen[ref] = stamp
+        head = 0
+        queue[0] = 0
+        tail = 1
+        while head < tail:
+            disp = queue[head]
+            head += 1
+            for d in range(4):
+                nd = disp + dirs[d]
+                if seen[ref + nd] == stamp or not _fits(occ, cells, n_cells, nd):
+                    continue
+                seen[ref + nd] = stamp
+                queue[tail] = nd
+                tail += 1
+                out[found] = nd
+                found += 1
+        return found
+    for d in range(4):
+        step = dirs[d]
+        if first_dir != 0 and step != first_dir:
+            continue
+        disp = step
+        while _fits(occ, cells, n_cells, disp):
+            out[found] = disp
+            found += 1
+            if mode == STEP:
+                break
+            disp += step
+    return found
 
 
 @njit(cache=True, nogil=True)
@@ -128,78 +172,15 @@ def _fits(occ, cells, n_cells, disp):
 
 
 @njit(cache=True, nogil=True)
-def _move_set(mode, first_dir, occ, anchors, moved, n_moved, cells, n_cells, dirs,
-              seen, stamp, queue, buf, key, states, parents, n, table, parent, max_fill,
-              bits, per_word, seg_lo, seg_hi, pad_of, cell_of):
-    """Emit every configuration reachable by moving the set `moved` rigidly.
+def _closure(occ, delta, n_vertices, desc, anc):
+    """Who blocks whom on a shift by +delta, closed transitively (vertex 0 = walls).
 
-    `occ` must not contain the moved pieces.  STEP and RAY try `first_dir` only
-    (or all four directions when it is 0); FLOOD explores every displacement
-    reachable by unit steps that stay clear of the other pieces.
-    Returns (n, status) with status FULL when the arrays ran out of room.
+    `desc[u]` gets every vertex u pushes against, directly or not, and u itself;
+    `anc[v]` the reverse relation.
     """
-    if mode == FLOOD:
-        ref = cells[0]
-        seen[ref] = stamp
-        head = 0
-        tail = 1
-        queue[0] = 0
-        while head < tail:
-            disp = queue[head]
-            head += 1
-            for d in range(4):
-                nd = disp + dirs[d]
-                if seen[ref + nd] == stamp or not _fits(occ, cells, n_cells, nd):
-                    continue
-                seen[ref + nd] = stamp
-                queue[tail] = nd
-                tail += 1
-                n, status = _emit(anchors, moved, n_moved, nd, buf, key, states, parents, n,
-                                  table, parent, max_fill, bits, per_word, seg_lo, seg_hi,
-                                  pad_of, cell_of)
-                if status == FULL:
-                    return n, FULL
-        return n, NEW
-    for d in range(4):
-        step = dirs[d]
-        if first_dir != 0 and step != first_dir:
-            continue
-        disp = step
-        while _fits(occ, cells, n_cells, disp):
-            n, status = _emit(anchors, moved, n_moved, disp, buf, key, states, parents, n,
-                              table, parent, max_fill, bits, per_word, seg_lo, seg_hi,
-                              pad_of, cell_of)
-            if status == FULL:
-                return n, FULL
-            if mode == STEP:
-                break
-            disp += step
-    return n, NEW
-
-
-@njit(cache=True, nogil=True)
-def _gather_cells(anchors, moved, n_moved, kind_of, off_lo, off_hi, offs, pad_of, cells):
-    count = 0
-    for m in range(n_moved):
-        p = moved[m]
-        base = pad_of[anchors[p]]
-        k = kind_of[p]
-        for o in range(off_lo[k], off_hi[k]):
-            cells[count] = base + offs[o]
-            count += 1
-    return count
-
-
-@njit(cache=True, nogil=True)
-def _set_cells(occ, cells, n_cells, value):
-    for i in range(n_cells):
-        occ[cells[i]] = value
-
-
-@njit(cache=True, nogil=True)
-def _ideals_digraph(occ, delta, n_vertices, succ):
-    """Arcs u -> v when u would bump into v on a shift by +delta (vertex 0 = stuck)."""
-    succ[:] = 0
+    for v in range(n_vertices):
+        desc[v] = np.uint64(1) << np.uint64(v)
+        anc[v] = 0
     for x in range(occ.size - delta):
         a = occ[x]
         b = occ[x + delta]
@@ -208,15 +189,67 @@ def _ideals_digraph(occ, delta, n_vertices, succ):
         u = a if a > 0 else 0
         v = b if b > 0 else 0
         if u != v:
-            succ[u] |= np.uint64(1) << np.uint64(v)
-    # Warshall's transitive closure, one bitset row per vertex (reflexive).
-    for v in range(n_vertices):
-        succ[v] |= np.uint64(1) << np.uint64(v)
+            desc[u] |= np.uint64(1) << np.uint64(v)
+    # Warshall's algorithm, one bitset row per vertex.
     for k in range(n_vertices):
         bit = np.uint64(1) << np.uint64(k)
         for v in range(n_vertices):
-            if succ[v] & bit:
-                succ[v] |= succ[k]
+            if desc[v] & bit:
+                desc[v] |= desc[k]
+    for u in range(n_vertices):
+        for v in range(n_vertices):
+            if desc[u] & (np.uint64(1) << np.uint64(v)):
+                anc[v] |= np.uint64(1) << np.uint64(u)
+
+
+@njit(cache=True, nogil=True)
+def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks, dirs_out,
+                 count):
+    """Append to `masks` every set of pieces that can shift by +delta or -delta.
+
+    The sets are the ideals of the who-blocks-whom digraph (closed under "pushes
+    against"): an ideal without the walls moves by +delta, and the complement of
+    one with the walls moves by -delta.  Backtracking decides the lowest
+    undecided vertex, excluding it with its ancestors or including it with its
+    descendants, so every leaf is a distinct ideal.  Returns the new count, or
+    -1 when `masks` is full.
+    """
+    _closure(occ, delta, n_vertices, desc, anc)
+    everyone = np.uint64(0)
+    for v in range(n_vertices):
+        everyone |= np.uint64(1) << np.uint64(v)
+    top = 1
+    inc_stack[0] = 0
+    exc_stack[0] = 0
+    while top > 0:
+        top -= 1
+        inc = inc_stack[top]
+        exc = exc_stack[top]
+        undecided = everyone & ~(inc | exc)
+        if undecided != 0:
+            v = 0
+            while not (undecided >> np.uint64(v)) & np.uint64(1):
+                v += 1
+            inc_stack[top] = inc
+            exc_stack[top] = exc | anc[v]
+            inc_stack[top + 1] = inc | desc[v]
+            exc_stack[top + 1] = exc
+            top += 2
+            continue
+        if inc & np.uint64(1):
+            chosen = everyone & ~inc
+            direction = -delta
+        else:
+            chosen = inc
+            direction = delta
+        if chosen == 0:
+            continue
+        if count >= masks.size:
+            return -1
+        masks[count] = chosen
+        dirs_out[count] = direction
+        count += 1
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -235,108 +268,103 @@ def expand(states, parents, n, table, lo, hi, budget, style, max_fill,
     buf = np.empty(n_pieces, np.int64)
     key = np.empty(states.shape[1], np.uint64)
     occ = np.empty(base_occ.size, np.int64)
-    moved = np.empty(n_pieces, np.int64)
     max_cells = 0
     for p in range(n_pieces):
         max_cells += off_hi[kind_of[p]] - off_lo[kind_of[p]]
     cells = np.empty(max_cells, np.int64)
     seen = np.zeros(base_occ.size, np.int64)
     queue = np.empty(base_occ.size, np.int64)
+    disps = np.empty(base_occ.size, np.int64)
     dirs = np.array([1, -1, width, -width], np.int64)
     desc = np.empty(n_vertices, np.uint64)
     anc = np.empty(n_vertices, np.uint64)
     inc_stack = np.empty(2 * n_vertices + 2, np.uint64)
     exc_stack = np.empty(2 * n_vertices + 2, np.uint64)
-    everyone = np.uint64(0)
-    for v in range(n_vertices):
-        everyone |= np.uint64(1) << np.uint64(v)
+    # The sets of pieces that may move from the current parent, as lists of pieces
+    # `set_pieces[set_lo[s]:set_lo[s + 1]]` with the direction of their first step.
+    masks = np.empty(256, np.uint64)
+    set_dir = np.zeros(max(256, n_pieces), np.int64)
+    set_lo = np.arange(n_pieces + 1)
+    set_pieces = np.arange(n_pieces)
+    n_sets = n_pieces
     mode = style % 3
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
     while parent < stop:
-        unpack(states[parent], bits, per_word, anchors)
-        occ[:] = base_occ
+        unpack_row(states, parent, bits, per_word, anchors)
+        for q in range(occ.size):
+            occ[q] = base_occ[q]
         for p in range(n_pieces):
-            moved[0] = p
-            count = _gather_cells(anchors, moved, 1, kind_of, off_lo, off_hi, offs, pad_of,
-                                  cells)
-            _set_cells(occ, cells, count, p + 1)
-        status = NEW
-        if style < 3:
-            for p in range(n_pieces):
-                moved[0] = p
-                count = _gather_cells(anchors, moved, 1, kind_of, off_lo, off_hi, offs,
-                                      pad_of, cells)
-                _set_cells(occ, cells, count, 0)
-                stamp += 1
-                n, status = _move_set(mode, 0, occ, anchors, moved, 1, cells, count, dirs,
-                                      seen, stamp, queue, buf, key, states, parents, n, table,
-                                      parent, max_fill, bits, per_word, seg_lo, seg_hi,
-                                      pad_of, cell_of)
-                _set_cells(occ, cells, count, p + 1)
-                if status == FULL:
-                    break
-        else:
+            base = pad_of[anchors[p]]
+            k = kind_of[p]
+            for o in range(off_lo[k], off_hi[k]):
+                occ[base + offs[o]] = p + 1
+        if style >= 3:
+            n_sets = 0
             for axis in range(2):
-                delta = 1 if axis == 0 else width
-                _ideals_digraph(occ, delta, n_vertices, desc)
-                for v in range(n_vertices):
-                    anc[v] = 0
-                for u in range(n_vertices):
-                    for v in range(n_vertices):
-                        if desc[u] & (np.uint64(1) << np.uint64(v)):
-                            anc[v] |= np.uint64(1) << np.uint64(u)
-                # Backtrack over ideals: decide the lowest undecided vertex, excluding it
-                # with all its ancestors or including it with all its descendants.
-                top = 1
-                inc_stack[0] = 0
-                exc_stack[0] = 0
-                while top > 0 and status != FULL:
-                    top -= 1
-                    inc = inc_stack[top]
-                    exc = exc_stack[top]
-                    undecided = everyone & ~(inc | exc)
-                    if undecided != 0:
-                        v = 0
-                        while not (undecided >> np.uint64(v)) & np.uint64(1):
-                            v += 1
-                        inc_stack[top] = inc
-                        exc_stack[top] = exc | anc[v]
-                        inc_stack[top + 1] = inc | desc[v]
-                        exc_stack[top + 1] = exc
-                        top += 2
-                        continue
-                    if inc & np.uint64(1):
-                        chosen = everyone & ~inc
-                        first_dir = -delta
-                    else:
-                        chosen = inc
-                        first_dir = delta
-                    if chosen == 0:
-                        continue
-                    n_moved = 0
-                    for p in range(n_pieces):
-                        if (chosen >> np.uint64(p + 1)) & np.uint64(1):
-                            moved[n_moved] = p
-                            n_moved += 1
-                    count = _gather_cells(anchors, moved, n_moved, kind_of, off_lo, off_hi,
-                                          offs, pad_of, cells)
-                    _set_cells(occ, cells, count, 0)
-                    stamp += 1
-                    n, status = _move_set(mode, first_dir, occ, anchors, moved, n_moved, cells,
-                                          count, dirs, seen, stamp, queue, buf, key, states,
-                                          parents, n, table, parent, max_fill, bits, per_word,
-                                          seg_lo, seg_hi, pad_of, cell_of)
-                    # put the pieces back, each with its own number
-                    for m in range(n_moved):
-                        count = _gather_cells(anchors, moved[m:], 1, kind_of, off_lo,
-                                              off_hi, offs, pad_of, cells)
-                        _set_cells(occ, cells, count, moved[m] + 1)
-                if status == FULL:
+                n_sets = _superpieces(occ, 1 if axis == 0 else width, n_vertices, desc, anc,
+                                      inc_stack, exc_stack, masks, set_dir, n_sets)
+                if n_sets < 0:
                     break
-        if status == FULL:
-            return parent, n, NEED_ROOM
+            if n_sets < 0:
+                masks = np.empty(2 * masks.size, np.uint64)
+                set_dir = np.zeros(masks.size, np.int64)
+                continue
+            if set_lo.size < n_sets + 1:
+                set_lo = np.empty(masks.size + 1, np.int64)
+            if set_pieces.size < n_sets * n_pieces:
+                set_pieces = np.empty(masks.size * n_pieces, np.int64)
+            total = 0
+            for s in range(n_sets):
+                set_lo[s] = total
+                for p in range(n_pieces):
+                    if (masks[s] >> np.uint64(p + 1)) & np.uint64(1):
+                        set_pieces[total] = p
+                        total += 1
+            set_lo[n_sets] = total
+        full = False
+        for s in range(n_sets):
+            n_cells = 0
+            for m in range(set_lo[s], set_lo[s + 1]):
+                p = set_pieces[m]
+                base = pad_of[anchors[p]]
+                k = kind_of[p]
+                for o in range(off_lo[k], off_hi[k]):
+                    cells[n_cells] = base + offs[o]
+                    occ[base + offs[o]] = 0
+                    n_cells += 1
+            stamp += 1
+            found = _displacements(mode, set_dir[s], occ, cells, n_cells, dirs, seen, stamp,
+                                   queue, disps)
+            for j in range(found):
+                for p in range(n_pieces):
+                    buf[p] = anchors[p]
+                for m in range(set_lo[s], set_lo[s + 1]):
+                    p = set_pieces[m]
+                    buf[p] = cell_of[pad_of[anchors[p]] + disps[j]]
+                for m in range(set_lo[s], set_lo[s + 1]):
+                    lo_k = seg_lo[set_pieces[m]]
+                    for i in range(lo_k + 1, seg_hi[set_pieces[m]]):
+                        value = buf[i]
+                        t = i - 1
+                        while t >= lo_k and buf[t] > value:
+                            buf[t + 1] = buf[t]
+                            t -= 1
+                        buf[t + 1] = value
+                pack(buf, bits, per_word, key)
+                n, status = insert(states, parents, n, table, key, parent, max_fill)
+                if status == FULL:
+                    full = True
+                    break
+            for m in range(set_lo[s], set_lo[s + 1]):
+                p = set_pieces[m]
+                base = pad_of[anchors[p]]
+                k = kind_of[p]
+                for o in range(off_lo[k], off_hi[k]):
+                    occ[base + offs[o]] = p + 1
+            if full:
+                return parent, n, NEED_ROOM
         parent += 1
     return parent, n, (RANGE_DONE if parent >= hi else BUDGET_USED)
 
@@ -355,7 +383,7 @@ def goal_scan(states, lo, hi, bits, per_word, kind_of, goal_kind_at, n_required,
     first = -1
     count = 0
     for index in range(lo, hi):
-        unpack(states[index], bits, per_word, anchors)
+        unpack_row(states, index, bits, per_word, anchors)
         matched = 0
         for p in range(n_pieces):
             if goal_kind_at[anchors[p]] == kind_of[p] + 1:
