@@ -58,10 +58,12 @@ class Tables:
         anchors = np.empty(self.n_pieces, np.int64)
         kernels.unpack(key, self.bits, self.per_word, anchors)
         cols = self.puzzle.cols
-        return Configuration.of([
-            Placement(self.kind_names[int(k)], *divmod(int(a), cols))
-            for k, a in zip(self.kind_of, anchors, strict=True)
-        ])
+        return Configuration.of(
+            [
+                Placement(self.kind_names[int(k)], *divmod(int(a), cols))
+                for k, a in zip(self.kind_of, anchors, strict=True)
+            ]
+        )
 
 
 def build_tables(puzzle: Puzzle) -> Tables:
@@ -101,8 +103,19 @@ def build_tables(puzzle: Puzzle) -> Tables:
         return np.array(values, np.int64)
 
     return Tables(
-        puzzle=puzzle, kind_names=kind_names, kind_of=arr(kind_of), seg_lo=arr(seg_lo),
-        seg_hi=arr(seg_hi), off_lo=arr(off_lo), off_hi=arr(off_hi), offs=arr(offs),
-        pad_of=pad_of, cell_of=cell_of, base_occ=base_occ, width=width, bits=bits,
-        per_word=per_word, words=words,
+        puzzle=puzzle,
+        kind_names=kind_names,
+        kind_of=arr(kind_of),
+        seg_lo=arr(seg_lo),
+        seg_hi=arr(seg_hi),
+        off_lo=arr(off_lo),
+        off_hi=arr(off_hi),
+        offs=arr(offs),
+        pad_of=pad_of,
+        cell_of=cell_of,
+        base_occ=base_occ,
+        width=width,
+        bits=bits,
+        per_word=per_word,
+        words=words,
     )

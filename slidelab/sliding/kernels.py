@@ -203,8 +203,7 @@ def _closure(occ, delta, n_vertices, desc, anc):
 
 
 @njit(cache=True, nogil=True)
-def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks, dirs_out,
-                 count):
+def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks, dirs_out, count):
     """Append to `masks` every set of pieces that can shift by +delta or -delta.
 
     The sets are the ideals of the who-blocks-whom digraph (closed under "pushes
@@ -253,9 +252,29 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
 
 
 @njit(cache=True, nogil=True)
-def expand(states, parents, n, table, lo, hi, budget, style, max_fill,
-           bits, per_word, kind_of, seg_lo, seg_hi, off_lo, off_hi, offs,
-           pad_of, cell_of, base_occ, width):
+def expand(
+    states,
+    parents,
+    n,
+    table,
+    lo,
+    hi,
+    budget,
+    style,
+    max_fill,
+    bits,
+    per_word,
+    kind_of,
+    seg_lo,
+    seg_hi,
+    off_lo,
+    off_hi,
+    offs,
+    pad_of,
+    cell_of,
+    base_occ,
+    width,
+):
     """Expand parents lo.. (at most `budget` of them, stopping at hi).
 
     Returns (next parent to expand, n, RANGE_DONE | BUDGET_USED | NEED_ROOM).
@@ -303,8 +322,18 @@ def expand(states, parents, n, table, lo, hi, budget, style, max_fill,
         if style >= 3:
             n_sets = 0
             for axis in range(2):
-                n_sets = _superpieces(occ, 1 if axis == 0 else width, n_vertices, desc, anc,
-                                      inc_stack, exc_stack, masks, set_dir, n_sets)
+                n_sets = _superpieces(
+                    occ,
+                    1 if axis == 0 else width,
+                    n_vertices,
+                    desc,
+                    anc,
+                    inc_stack,
+                    exc_stack,
+                    masks,
+                    set_dir,
+                    n_sets,
+                )
                 if n_sets < 0:
                     break
             if n_sets < 0:
@@ -335,8 +364,9 @@ def expand(states, parents, n, table, lo, hi, budget, style, max_fill,
                     occ[base + offs[o]] = 0
                     n_cells += 1
             stamp += 1
-            found = _displacements(mode, set_dir[s], occ, cells, n_cells, dirs, seen, stamp,
-                                   queue, disps)
+            found = _displacements(
+                mode, set_dir[s], occ, cells, n_cells, dirs, seen, stamp, queue, disps
+            )
             for j in range(found):
                 for p in range(n_pieces):
                     buf[p] = anchors[p]
@@ -370,8 +400,24 @@ def expand(states, parents, n, table, lo, hi, budget, style, max_fill,
 
 
 @njit(cache=True, nogil=True)
-def goal_scan(states, lo, hi, bits, per_word, kind_of, goal_kind_at, n_required, empty_cell,
-              check_empty, off_lo, off_hi, offs, pad_of, cell_of, first_only):
+def goal_scan(
+    states,
+    lo,
+    hi,
+    bits,
+    per_word,
+    kind_of,
+    goal_kind_at,
+    n_required,
+    empty_cell,
+    check_empty,
+    off_lo,
+    off_hi,
+    offs,
+    pad_of,
+    cell_of,
+    first_only,
+):
     """Find configurations in lo..hi that meet the goal.
 
     `goal_kind_at[c]` is 1 + the kind required to have an anchor at cell c (0 if

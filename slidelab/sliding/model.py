@@ -150,7 +150,10 @@ class Puzzle:
 
 
 def placement_problems(
-    rows: int, cols: int, kinds: dict[str, PieceKind], obstacles: frozenset[Cell],
+    rows: int,
+    cols: int,
+    kinds: dict[str, PieceKind],
+    obstacles: frozenset[Cell],
     placements: tuple[Placement, ...],
 ) -> list[Problem]:
     """Pieces off the board, on obstacles, or overlapping each other."""
@@ -160,12 +163,17 @@ def placement_problems(
         cells = kinds[placement.kind].cells_at(placement.anchor)
         off = [cell for cell in cells if not (0 <= cell[0] < rows and 0 <= cell[1] < cols)]
         if off:
-            problems.append(Problem(f"piece {placement.kind} does not fit on the board", tuple(off)))
+            problems.append(
+                Problem(f"piece {placement.kind} does not fit on the board", tuple(off))
+            )
             continue
         clash = [cell for cell in cells if cell in owner or cell in obstacles]
         if clash:
-            problems.append(Problem(f"piece {placement.kind} overlaps another piece or an obstacle",
-                                    tuple(clash)))
+            problems.append(
+                Problem(
+                    f"piece {placement.kind} overlaps another piece or an obstacle", tuple(clash)
+                )
+            )
         for cell in cells:
             owner.setdefault(cell, placement)
     return problems
@@ -179,7 +187,11 @@ def goal_problems(start: Configuration, goal: Goal) -> list[Problem]:
     for name in KIND_NAMES:
         if want[name] > have[name] or (not goal.partial and want[name] != have[name]):
             cells = tuple(p.anchor for p in goal.placements if p.kind == name)
-            problems.append(Problem(
-                f"the start has {have[name]} piece{'s' * (have[name] != 1)} of kind {name} "
-                f"but the goal has {want[name]}", cells))
+            problems.append(
+                Problem(
+                    f"the start has {have[name]} piece{'s' * (have[name] != 1)} of kind {name} "
+                    f"but the goal has {want[name]}",
+                    cells,
+                )
+            )
     return problems

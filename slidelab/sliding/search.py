@@ -7,6 +7,7 @@ progress or stop at any time by closing the generator.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -128,9 +129,23 @@ class _GoalTables:
     def scan(self, space: _Space, lo: int, hi: int, first_only: bool) -> tuple[int, int]:
         t = space.tables
         first, count = kernels.goal_scan(
-            space.states, lo, hi, t.bits, t.per_word, t.kind_of, self.kind_at, self.required,
-            self.empty, bool(self.empty.any()), t.off_lo, t.off_hi, t.offs, t.pad_of,
-            t.cell_of, first_only)
+            space.states,
+            lo,
+            hi,
+            t.bits,
+            t.per_word,
+            t.kind_of,
+            self.kind_at,
+            self.required,
+            self.empty,
+            bool(self.empty.any()),
+            t.off_lo,
+            t.off_hi,
+            t.offs,
+            t.pad_of,
+            t.cell_of,
+            first_only,
+        )
         return int(first), int(count)
 
 
@@ -144,7 +159,7 @@ class _Outcome:
     @property
     def layers(self) -> tuple[int, ...]:
         bounds = [*self.layer_starts, self.space.n]
-        sizes = [b - a for a, b in zip(bounds, bounds[1:], strict=False)]
+        sizes = [b - a for a, b in itertools.pairwise(bounds)]
         while sizes and sizes[-1] == 0:
             sizes.pop()
         return tuple(sizes)
@@ -158,8 +173,9 @@ def check_style(puzzle: Puzzle, style: int) -> MoveStyle:
         raise SlidelabError(f"the style must be between 0 and 5, not {style}") from None
     pieces = len(puzzle.start.placements)
     if move_style.superpieces and pieces > MAX_SUPERPIECE_PIECES:
-        raise SlidelabError(f"styles 3-5 handle at most {MAX_SUPERPIECE_PIECES} pieces; "
-                            f"this puzzle has {pieces}")
+        raise SlidelabError(
+            f"styles 3-5 handle at most {MAX_SUPERPIECE_PIECES} pieces; this puzzle has {pieces}"
+        )
     return move_style
 
 
@@ -181,16 +197,24 @@ def available_memory() -> int:
     return 4 << 30
 
 
-def _bfs(puzzle: Puzzle, style: int, max_states: int | None, stop_at_goal: bool
-         ) -> Generator[Progress, None, _Outcome]:
+def _bfs(
+    puzzle: Puzzle, style: int, max_states: int | None, stop_at_goal: bool
+) -> Generator[Progress, None, _Outcome]:
     check_style(puzzle, style)
     tables = build_tables(puzzle)
     limit = max_states if max_states is not None else default_max_states(tables)
     goal = _GoalTables.build(tables)
     space = _Space.create(tables)
     outcome = _Outcome(space, [0])
-    space.n, _ = kernels.insert(space.states, space.parents, 0, space.table,
-                                tables.encode(puzzle.start.placements), -1, space.max_fill)
+    space.n, _ = kernels.insert(
+        space.states,
+        space.parents,
+        0,
+        space.table,
+        tables.encode(puzzle.start.placements),
+        -1,
+        space.max_fill,
+    )
     if stop_at_goal and goal.scan(space, 0, 1, True)[0] == 0:
         outcome.goal_index = 0
         return outcome
@@ -206,10 +230,28 @@ def _bfs(puzzle: Puzzle, style: int, max_states: int | None, stop_at_goal: bool
             before = space.n
             tick = time.perf_counter()
             parent, space.n, status = kernels.expand(
-                space.states, space.parents, space.n, space.table, parent, hi, budget, style,
-                min(space.max_fill, limit), tables.bits, tables.per_word, tables.kind_of,
-                tables.seg_lo, tables.seg_hi, tables.off_lo, tables.off_hi, tables.offs,
-                tables.pad_of, tables.cell_of, tables.base_occ, tables.width)
+                space.states,
+                space.parents,
+                space.n,
+                space.table,
+                parent,
+                hi,
+                budget,
+                style,
+                min(space.max_fill, limit),
+                tables.bits,
+                tables.per_word,
+                tables.kind_of,
+                tables.seg_lo,
+                tables.seg_hi,
+                tables.off_lo,
+                tables.off_hi,
+                tables.offs,
+                tables.pad_of,
+                tables.cell_of,
+                tables.base_occ,
+                tables.width,
+            )
             took = time.perf_counter() - tick
             budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 8), 1 << 22))
             if stop_at_goal and space.n > before:
@@ -222,16 +264,22 @@ def _bfs(puzzle: Puzzle, style: int, max_states: int | None, stop_at_goal: bool
                     outcome.limit_message = (
                         f"stopped at distance {distance} after {space.n:,} configurations, "
                         f"the limit set by --max-states ({limit:,}); the search held "
-                        f"{space.bytes_used() / 2**20:,.1f} MiB")
+                        f"{space.bytes_used() / 2**20:,.1f} MiB"
+                    )
                     return outcome
                 space.make_room()
-            yield Progress(phase=f"breadth-first search, style {style}", explored=space.n,
-                           elapsed=time.perf_counter() - started, depth=distance)
+            yield Progress(
+                phase=f"breadth-first search, style {style}",
+                explored=space.n,
+                elapsed=time.perf_counter() - started,
+                depth=distance,
+            )
     return outcome
 
 
-def solve(puzzle: Puzzle, style: int, *, max_states: int | None = None
-          ) -> Generator[Progress, None, SolveResult]:
+def solve(
+    puzzle: Puzzle, style: int, *, max_states: int | None = None
+) -> Generator[Progress, None, SolveResult]:
     """Find a shortest solution of `puzzle` with moves of `style` (0-5)."""
     outcome = yield from _bfs(puzzle, style, max_states, stop_at_goal=True)
     space = outcome.space
@@ -242,15 +290,26 @@ def solve(puzzle: Puzzle, style: int, *, max_states: int | None = None
     return SolveResult(style, len(path) - 1, outcome.layers, space.n, path)
 
 
-def analyze(puzzle: Puzzle, style: int, *, max_states: int | None = None
-            ) -> Generator[Progress, None, Analysis]:
+def analyze(
+    puzzle: Puzzle, style: int, *, max_states: int | None = None
+) -> Generator[Progress, None, Analysis]:
     """Explore everything reachable from the start of `puzzle` with moves of `style`."""
     outcome = yield from _bfs(puzzle, style, max_states, stop_at_goal=False)
     space = outcome.space
     layers = outcome.layers
     last = sum(layers[:-1])
-    examples = tuple(space.tables.decode(space.states[i])
-                     for i in range(last, min(space.n, last + FARTHEST_EXAMPLES)))
+    examples = tuple(
+        space.tables.decode(space.states[i])
+        for i in range(last, min(space.n, last + FARTHEST_EXAMPLES))
+    )
     _, goal_count = _GoalTables.build(space.tables).scan(space, 0, space.n, False)
-    return Analysis(style, layers, space.n, len(layers) - 1, layers[-1], examples, goal_count,
-                    outcome.limit_message)
+    return Analysis(
+        style,
+        layers,
+        space.n,
+        len(layers) - 1,
+        layers[-1],
+        examples,
+        goal_count,
+        outcome.limit_message,
+    )

@@ -33,7 +33,6 @@ _EXPLANATIONS = {
     MoveStyle.SLIDE: "one piece slides one or more cells in a straight line",
     MoveStyle.PATH: "one piece moves any number of cells along any path",
     MoveStyle.SUPER_STEP: "a group of pieces moves together one cell left, right, up or down",
-    MoveStyle.SUPER_SLIDE: "a group of pieces slides together one or more cells in a straight "
-                           "line",
+    MoveStyle.SUPER_SLIDE: "a group of pieces slides together one or more cells in a straight line",
     MoveStyle.SUPER_PATH: "a group of pieces moves together any number of cells along any path",
 }

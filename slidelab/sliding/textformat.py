@@ -59,7 +59,9 @@ class _Scan:
 class _Reader:
     def __init__(self, text: str, source: str) -> None:
         self.source = source
-        self.lines = [_Line(i + 1, t.rstrip("\r\n").rstrip()) for i, t in enumerate(text.split("\n"))]
+        self.lines = [
+            _Line(i + 1, t.rstrip("\r\n").rstrip()) for i, t in enumerate(text.split("\n"))
+        ]
         self.notes: list[str] = []
 
     def error(self, line: int, column: int, message: str) -> ParseError:
@@ -159,8 +161,11 @@ def _parse_kind(reader: _Reader, line: _Line, cols: int) -> PieceKind:
             row, col = row + 1, 0
             continue
         if char not in "01":
-            raise reader.error(line.number, pattern_col + offset,
-                               f"bad character '{char}' in the pattern of piece {name}")
+            raise reader.error(
+                line.number,
+                pattern_col + offset,
+                f"bad character '{char}' in the pattern of piece {name}",
+            )
         if char == "1":
             cells.add((row, col))
         col += 1
@@ -170,8 +175,13 @@ def _parse_kind(reader: _Reader, line: _Line, cols: int) -> PieceKind:
 
 
 def _scan_configuration(
-    reader: _Reader, line: _Line, rows: int, cols: int, kinds: dict[str, PieceKind],
-    *, is_goal: bool,
+    reader: _Reader,
+    line: _Line,
+    rows: int,
+    cols: int,
+    kinds: dict[str, PieceKind],
+    *,
+    is_goal: bool,
 ) -> _Scan:
     filled: set[Cell] = set()
     scan = _Scan([], {}, set(), set(), {}, len(line.text) + 1)
@@ -182,9 +192,11 @@ def _scan_configuration(
         while cursor < rows * cols and divmod(cursor, cols) in filled:
             cursor += 1
         if cursor >= rows * cols:
-            raise reader.error(line.number, column,
-                               f"the {where} line names more cells than the {rows} x {cols} "
-                               "board has")
+            raise reader.error(
+                line.number,
+                column,
+                f"the {where} line names more cells than the {rows} x {cols} board has",
+            )
         cell = divmod(cursor, cols)
         if char == "0":
             covered = [cell]
@@ -196,8 +208,9 @@ def _scan_configuration(
             covered = [cell]
             scan.any_cells.add(cell)
         elif char == "*":
-            raise reader.error(line.number, column, "'*' (any occupant) is allowed only in the "
-                               "stop line")
+            raise reader.error(
+                line.number, column, "'*' (any occupant) is allowed only in the stop line"
+            )
         elif char in KIND_NAMES:
             if char not in kinds:
                 raise reader.error(line.number, column, f"unknown piece '{char}'")
@@ -206,12 +219,14 @@ def _scan_configuration(
             if any(not (0 <= r < rows and 0 <= c < cols) for r, c in covered):
                 raise reader.error(line.number, column, f"{where_text} does not fit on the board")
             if any(c in filled for c in covered):
-                raise reader.error(line.number, column,
-                                   f"{where_text} overlaps a cell already filled")
+                raise reader.error(
+                    line.number, column, f"{where_text} overlaps a cell already filled"
+                )
             scan.placements.append(Placement(char, *cell))
         else:
-            raise reader.error(line.number, column,
-                               f"unexpected character '{char}' in the {where} line")
+            raise reader.error(
+                line.number, column, f"unexpected character '{char}' in the {where} line"
+            )
         filled.update(covered)
         for c in covered:
             scan.column_of[c] = column
@@ -227,18 +242,27 @@ def _check_obstacles(
 ) -> None:
     for cell, column in stop.obstacles.items():
         if cell not in obstacles:
-            raise reader.error(line, column, f"the stop line has an obstacle at row {cell[0]}, "
-                               f"column {cell[1]} where the start line has none")
+            raise reader.error(
+                line,
+                column,
+                f"the stop line has an obstacle at row {cell[0]}, "
+                f"column {cell[1]} where the start line has none",
+            )
     for cell in sorted(obstacles - set(stop.obstacles)):
         if partial and cell in stop.any_cells:
             continue
         column = stop.column_of.get(cell, stop.end_column)
-        raise reader.error(line, column, f"row {cell[0]}, column {cell[1]} is an obstacle in "
-                           "the start line but not in the stop line")
+        raise reader.error(
+            line,
+            column,
+            f"row {cell[0]}, column {cell[1]} is an obstacle in "
+            "the start line but not in the stop line",
+        )
 
 
-def format_configuration(puzzle: Puzzle, placements: tuple[Placement, ...],
-                         any_cells: frozenset[Cell] = frozenset()) -> str:
+def format_configuration(
+    puzzle: Puzzle, placements: tuple[Placement, ...], any_cells: frozenset[Cell] = frozenset()
+) -> str:
     """The shorthand line for `placements`: trailing zeros (or stars) left out."""
     anchored = {p.anchor: p for p in placements}
     filled: set[Cell] = set()

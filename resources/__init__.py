@@ -1,0 +1,1 @@
+"""Data files shipped with slidelab (puzzle libraries, icons); loaded with importlib.resources."""

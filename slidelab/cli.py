@@ -1,0 +1,45 @@
+"""The `slidelab` command: no arguments opens the desktop app; subcommands run solvers.
+
+Exit status: 0 solved or analysed, 1 no solution exists, 2 bad input, 3 a run
+stopped at a limit before it could decide.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from slidelab import __version__
+from slidelab.errors import SlidelabError
+from slidelab.sliding import command as slide_command
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="slidelab",
+        description="Explore sliding-block, antislide, polycube and dissection puzzles.",
+    )
+    parser.add_argument("--version", action="version", version=f"slidelab {__version__}")
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    slide_command.register(subcommands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return args.run(args)
+    except SlidelabError as error:
+        print(f"slidelab: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("slidelab: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,33 @@
+"""A one-line progress display on stderr for command-line runs (only on a terminal)."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from slidelab.runs import Progress
+
+
+class ProgressLine:
+    """Rewrites one status line as `Progress` events arrive; silent when not a terminal."""
+
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
+        self.stream = stream
+        self.active = stream.isatty()
+        self.width = 0
+
+    def __call__(self, event: Progress) -> None:
+        if not self.active:
+            return
+        text = (
+            f"{event.phase}: depth {event.depth}, {event.explored:,} explored, "
+            f"{event.elapsed:.1f} s"
+        )
+        self.width = max(self.width, len(text))
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.active and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()

@@ -1,0 +1,147 @@
+"""`slidelab slide`: shortest solutions and whole-space analysis from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from slidelab.errors import SlidelabError
+from slidelab.progress import ProgressLine
+from slidelab.runs import run_to_end
+from slidelab.sliding.model import Configuration, Puzzle
+from slidelab.sliding.render import describe_move, render_board
+from slidelab.sliding.search import Analysis, SolveResult, analyze, solve
+from slidelab.sliding.styles import MoveStyle
+from slidelab.sliding.textformat import format_configuration, read_puzzle_file
+
+EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_LIMITED = 0, 1, 3
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    styles = "; ".join(f"{s.value}: {s.explanation}" for s in MoveStyle)
+    parser = subcommands.add_parser(
+        "slide",
+        help="shortest solution of a sliding-block puzzle",
+        description="Find a shortest solution of a sliding-block puzzle by breadth-first "
+        f"search. Move styles: {styles}.",
+    )
+    parser.add_argument("file", help="puzzle in Knuth's text format (usually FILE.slide)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--style",
+        type=int,
+        default=0,
+        choices=range(6),
+        metavar="S",
+        help="move style 0-5 (default 0)",
+    )
+    which.add_argument("--all-styles", action="store_true", help="one line for each style")
+    parser.add_argument(
+        "--analyze", action="store_true", help="explore the whole space reachable from the start"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--max-states",
+        type=int,
+        metavar="N",
+        help="stop after N configurations (default: what fits in memory)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        puzzle = read_puzzle_file(args.file)
+    except OSError as error:
+        raise SlidelabError(f"{args.file}: cannot read: {error.strerror}") from None
+    if args.max_states is not None and args.max_states < 1:
+        raise SlidelabError("--max-states must be at least 1")
+    styles = list(range(6)) if args.all_styles else [args.style]
+    progress = ProgressLine()
+    outcomes: list[SolveResult | Analysis] = []
+    for style in styles:
+        search = analyze if args.analyze else solve
+        outcomes.append(run_to_end(search(puzzle, style, max_states=args.max_states), progress))
+        progress.clear()
+    if args.json:
+        objects = [_as_json(puzzle, outcome) for outcome in outcomes]
+        print(json.dumps({"styles": objects} if args.all_styles else objects[0]))
+    elif args.all_styles:
+        for outcome in outcomes:
+            print(_summary_line(outcome))
+    else:
+        print(_report(puzzle, outcomes[0]))
+    return _exit_status(outcomes)
+
+
+def _exit_status(outcomes: list[SolveResult | Analysis]) -> int:
+    if any(o.limit_message for o in outcomes):
+        return EXIT_LIMITED
+    if any(isinstance(o, SolveResult) and o.moves is None for o in outcomes):
+        return EXIT_UNREACHABLE
+    return EXIT_SOLVED
+
+
+def _shorthand(puzzle: Puzzle, config: Configuration) -> str:
+    return format_configuration(puzzle, config.placements)
+
+
+def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
+    if isinstance(outcome, SolveResult):
+        return {
+            "style": outcome.style,
+            "moves": outcome.moves,
+            "states": outcome.states,
+            "layers": list(outcome.layers),
+            "path": [_shorthand(puzzle, c) for c in outcome.path],
+            "limit": outcome.limit_message,
+        }
+    return {
+        "style": outcome.style,
+        "states": outcome.reachable,
+        "reachable": outcome.reachable,
+        "layers": list(outcome.layers),
+        "farthest_distance": outcome.farthest_distance,
+        "farthest_count": outcome.farthest_count,
+        "farthest_examples": [_shorthand(puzzle, c) for c in outcome.farthest_examples],
+        "goal_count": outcome.goal_count,
+        "limit": outcome.limit_message,
+    }
+
+
+def _summary_line(outcome: SolveResult | Analysis) -> str:
+    head = f"style {outcome.style}: "
+    if outcome.limit_message:
+        return head + outcome.limit_message
+    if isinstance(outcome, Analysis):
+        return (
+            head + f"{outcome.reachable:,} reachable, farthest distance "
+            f"{outcome.farthest_distance} ({outcome.farthest_count:,} configurations), "
+            f"{outcome.goal_count:,} meet the goal"
+        )
+    if outcome.moves is None:
+        return head + f"no solution ({outcome.states:,} configurations explored)"
+    return head + f"{outcome.moves} moves ({outcome.states:,} configurations explored)"
+
+
+def _report(puzzle: Puzzle, outcome: SolveResult | Analysis) -> str:
+    title = f"{puzzle.rows} x {puzzle.cols} {puzzle.title}".rstrip()
+    style = MoveStyle(outcome.style)
+    lines = [f"{title}: style {style.value} ({style.explanation})", _summary_line(outcome)]
+    lines.append("New configurations at each distance: " + " ".join(str(n) for n in outcome.layers))
+    if isinstance(outcome, Analysis):
+        for index, config in enumerate(outcome.farthest_examples, 1):
+            lines += [
+                f"Farthest example {index}: {_shorthand(puzzle, config)}",
+                render_board(puzzle, config.placements, "  "),
+            ]
+        return "\n".join(lines)
+    for move, config in enumerate(outcome.path):
+        heading = (
+            "Start"
+            if move == 0
+            else f"Move {move}: " + describe_move(outcome.path[move - 1], config)
+        )
+        lines += ["", heading, render_board(puzzle, config.placements, "  ")]
+    return "\n".join(lines)

@@ -1,0 +1,97 @@
+"""`slidelab slide`: output forms, JSON fields and exit statuses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from slidelab.cli import main
+from tests.sliding.figures import SILLY, SILLY_LAYERS, SILLY_MOVES
+
+
+@pytest.fixture
+def silly(tmp_path):
+    path = tmp_path / "silly.slide"
+    path.write_text(SILLY)
+    return str(path)
+
+
+def run_json(capsys, *args: str) -> tuple[int, dict]:
+    status = main(["slide", *args, "--json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_json_solution_has_the_promised_fields(capsys, silly):
+    status, result = run_json(capsys, silly, "--style", "2")
+    assert status == 0
+    assert result["style"] == 2
+    assert result["moves"] == 4
+    assert result["layers"] == [1, 29, 184, 541, 326]
+    assert result["states"] == sum(result["layers"])
+    assert result["path"][0] == "1xx200000000033"
+    assert result["path"][-1] == "000xx00033001002"
+    assert len(result["path"]) == 5
+
+
+def test_json_analysis_has_the_promised_fields(capsys, silly):
+    status, result = run_json(capsys, silly, "--style", "5", "--analyze")
+    assert status == 0
+    assert result["layers"] == list(SILLY_LAYERS[5])
+    assert result["reachable"] == sum(SILLY_LAYERS[5])
+    assert (result["farthest_distance"], result["farthest_count"]) == (6, 23)
+    assert len(result["farthest_examples"]) == 5
+    assert result["goal_count"] == 1
+
+
+def test_all_styles_prints_one_line_per_style(capsys, silly):
+    assert main(["slide", silly, "--all-styles"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"style {s}" for s in range(6)]
+    assert [int(line.split()[2]) for line in lines] == list(SILLY_MOVES)
+
+
+def test_readable_solution_shows_boards(capsys, silly):
+    assert main(["slide", silly, "--style", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "style 5: 2 moves (165 configurations explored)" in out
+    assert "Move 1: 3 (4,0)->(1,3), 3 (4,1)->(1,4)" in out
+    assert "  1-1-1 x x\n    |\n  2 1 2 . .\n" in out
+
+
+def test_unreachable_exits_with_1(capsys, tmp_path):
+    path = tmp_path / "stuck.slide"
+    path.write_text("1 x 3\n1 = 1\n2 = 1\n12\n021\n")
+    status, result = run_json(capsys, str(path))
+    assert (status, result["moves"], result["path"]) == (1, None, [])
+
+
+def test_state_limit_exits_with_3(capsys, silly):
+    status, result = run_json(capsys, silly, "--max-states", "100")
+    assert status == 3
+    assert result["limit"].startswith("stopped at distance")
+
+
+def test_bad_input_gives_file_line_column_and_status_2_without_traceback(tmp_path):
+    path = tmp_path / "bad.slide"
+    path.write_text("2 x 2\n1 = 1\n1q\n01\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "slidelab", "slide", str(path)], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == f"slidelab: {path}:3:2: unexpected character 'q' in the start line\n"
+
+
+def test_missing_file_is_reported_plainly(capsys, tmp_path):
+    assert main(["slide", str(tmp_path / "nope.slide")]) == 2
+    assert capsys.readouterr().err == (
+        f"slidelab: {tmp_path / 'nope.slide'}: cannot read: No such file or directory\n"
+    )
+
+
+def test_no_arguments_prints_help(capsys):
+    assert main([]) == 0
+    assert "slide" in capsys.readouterr().out
