@@ -26,6 +26,9 @@ NEW, OLD, FULL = 0, 1, 2
 RANGE_DONE, BUDGET_USED, NEED_ROOM = 0, 1, 2
 """Why `expand` returned."""
 
+PENDING = 512
+"""Successors collected before they are looked up together."""
+
 STEP, RAY, FLOOD = 0, 1, 2
 """How a chosen set of pieces may move: one step, straight slides, any path."""
 
@@ -252,6 +255,32 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
 
 
 @njit(cache=True, nogil=True)
+def _flush(states, parents, n, table, pending, pending_parent, count, max_fill, slots):
+    """Insert the pending configurations in order; returns (n, index of the first that
+    did not fit or -1).
+
+    Hash table and state lookups miss the cache on big searches.  Touching every
+    slot first, in a loop of independent loads, lets the processor overlap those
+    misses; the insertions that follow then find their memory in cache.
+    """
+    mask = table.size - 1
+    touched = np.uint64(0)
+    for i in range(count):
+        slots[i] = np.int64(_hash(pending[i]) & np.uint64(mask))
+        touched += np.uint64(table[slots[i]])
+    for i in range(count):
+        entry = table[slots[i]]
+        if entry != 0:
+            touched += states[np.int64(entry) - 1, 0]
+    slots[count] = np.int64(touched & np.uint64(1))  # keeps the touching loads alive
+    for i in range(count):
+        n, status = insert(states, parents, n, table, pending[i], pending_parent[i], max_fill)
+        if status == FULL:
+            return n, i
+    return n, -1
+
+
+@njit(cache=True, nogil=True)
 def expand(
     states,
     parents,
@@ -278,15 +307,28 @@ def expand(
     """Expand parents lo.. (at most `budget` of them, stopping at hi).
 
     Returns (next parent to expand, n, RANGE_DONE | BUDGET_USED | NEED_ROOM).
-    A parent interrupted by NEED_ROOM is expanded again from the start on the
-    next call; the configurations it already added are found again as old.
+    Successors are inserted in the order they are generated.  When one does not
+    fit, its parent is expanded again from the start on the next call; the
+    configurations it already added are found again as old.
     """
     n_pieces = kind_of.size
     n_vertices = n_pieces + 1
     anchors = np.empty(n_pieces, np.int64)
     buf = np.empty(n_pieces, np.int64)
-    key = np.empty(states.shape[1], np.uint64)
     occ = np.empty(base_occ.size, np.int64)
+    # Successors wait in `pending` and are inserted in batches (see _flush).
+    pending = np.empty((PENDING, states.shape[1]), np.uint64)
+    pending_parent = np.empty(PENDING, np.int64)
+    slots = np.empty(PENDING + 1, np.int64)
+    n_pending = 0
+    words = states.shape[1]
+    field_word = np.empty(n_pieces, np.int64)
+    field_shift = np.empty(n_pieces, np.uint64)
+    field_mask = np.empty(n_pieces, np.uint64)
+    for i in range(n_pieces):
+        field_word[i] = i // per_word
+        field_shift[i] = np.uint64(bits * (i % per_word))
+        field_mask[i] = np.uint64((1 << bits) - 1) << field_shift[i]
     max_cells = 0
     for p in range(n_pieces):
         max_cells += off_hi[kind_of[p]] - off_lo[kind_of[p]]
@@ -312,6 +354,8 @@ def expand(
     stop = min(hi, lo + budget)
     while parent < stop:
         unpack_row(states, parent, bits, per_word, anchors)
+        for p in range(n_pieces):
+            buf[p] = anchors[p]
         for q in range(occ.size):
             occ[q] = base_occ[q]
         for p in range(n_pieces):
@@ -352,7 +396,6 @@ def expand(
                         set_pieces[total] = p
                         total += 1
             set_lo[n_sets] = total
-        full = False
         for s in range(n_sets):
             n_cells = 0
             for m in range(set_lo[s], set_lo[s + 1]):
@@ -368,34 +411,59 @@ def expand(
                 mode, set_dir[s], occ, cells, n_cells, dirs, seen, stamp, queue, disps
             )
             for j in range(found):
-                for p in range(n_pieces):
-                    buf[p] = anchors[p]
+                # The successor's words are the parent's with the moved kinds rewritten.
+                for w in range(words):
+                    pending[n_pending, w] = states[parent, w]
                 for m in range(set_lo[s], set_lo[s + 1]):
                     p = set_pieces[m]
                     buf[p] = cell_of[pad_of[anchors[p]] + disps[j]]
                 for m in range(set_lo[s], set_lo[s + 1]):
                     lo_k = seg_lo[set_pieces[m]]
-                    for i in range(lo_k + 1, seg_hi[set_pieces[m]]):
+                    if m > set_lo[s] and seg_lo[set_pieces[m - 1]] == lo_k:
+                        continue  # this kind was rewritten already
+                    hi_k = seg_hi[set_pieces[m]]
+                    for i in range(lo_k + 1, hi_k):
                         value = buf[i]
                         t = i - 1
                         while t >= lo_k and buf[t] > value:
                             buf[t + 1] = buf[t]
                             t -= 1
                         buf[t + 1] = value
-                pack(buf, bits, per_word, key)
-                n, status = insert(states, parents, n, table, key, parent, max_fill)
-                if status == FULL:
-                    full = True
-                    break
+                    for i in range(lo_k, hi_k):
+                        w = field_word[i]
+                        pending[n_pending, w] = (pending[n_pending, w] & ~field_mask[i]) | (
+                            np.uint64(buf[i]) << field_shift[i]
+                        )
+                        buf[i] = anchors[i]
+                pending_parent[n_pending] = parent
+                n_pending += 1
+                if n_pending == pending_parent.size:
+                    n, failed = _flush(
+                        states,
+                        parents,
+                        n,
+                        table,
+                        pending,
+                        pending_parent,
+                        n_pending,
+                        max_fill,
+                        slots,
+                    )
+                    n_pending = 0
+                    if failed >= 0:
+                        return pending_parent[failed], n, NEED_ROOM
             for m in range(set_lo[s], set_lo[s + 1]):
                 p = set_pieces[m]
                 base = pad_of[anchors[p]]
                 k = kind_of[p]
                 for o in range(off_lo[k], off_hi[k]):
                     occ[base + offs[o]] = p + 1
-            if full:
-                return parent, n, NEED_ROOM
         parent += 1
+    n, failed = _flush(
+        states, parents, n, table, pending, pending_parent, n_pending, max_fill, slots
+    )
+    if failed >= 0:
+        return pending_parent[failed], n, NEED_ROOM
     return parent, n, (RANGE_DONE if parent >= hi else BUDGET_USED)
 
 

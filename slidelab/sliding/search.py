@@ -18,7 +18,7 @@ from slidelab.errors import SlidelabError
 from slidelab.runs import Progress
 from slidelab.sliding import kernels
 from slidelab.sliding.encoding import Tables, build_tables
-from slidelab.sliding.model import Configuration, Puzzle
+from slidelab.sliding.model import Configuration, Goal, PieceKind, Placement, Puzzle
 from slidelab.sliding.styles import MAX_SUPERPIECE_PIECES, MoveStyle
 
 CHUNK_SECONDS = 0.05
@@ -45,6 +45,8 @@ class SolveResult:
     """One shortest solution, start first; empty when there is none."""
     limit_message: str | None = None
     """Why the run stopped early, if it hit --max-states."""
+    memory_bytes: int = 0
+    """Memory the search's tables held at the end."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class Analysis:
     goal_count: int
     """How many reachable configurations meet the goal."""
     limit_message: str | None = None
+    memory_bytes: int = 0
 
 
 @dataclass
@@ -283,11 +286,12 @@ def solve(
     """Find a shortest solution of `puzzle` with moves of `style` (0-5)."""
     outcome = yield from _bfs(puzzle, style, max_states, stop_at_goal=True)
     space = outcome.space
+    memory = space.bytes_used()
     if outcome.goal_index < 0:
-        return SolveResult(style, None, outcome.layers, space.n, (), outcome.limit_message)
+        return SolveResult(style, None, outcome.layers, space.n, (), outcome.limit_message, memory)
     space.n = outcome.goal_index + 1  # what was met after the goal does not count
     path = space.path_to(outcome.goal_index)
-    return SolveResult(style, len(path) - 1, outcome.layers, space.n, path)
+    return SolveResult(style, len(path) - 1, outcome.layers, space.n, path, None, memory)
 
 
 def analyze(
@@ -312,4 +316,23 @@ def analyze(
         examples,
         goal_count,
         outcome.limit_message,
+        space.bytes_used(),
     )
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel, so a first search starts at once."""
+    puzzle = Puzzle(
+        rows=2,
+        cols=2,
+        kinds=(PieceKind("1", ((0, 0),)),),
+        obstacles=frozenset(),
+        start=Configuration.of([Placement("1", 0, 0)]),
+        goal=Goal((Placement("1", 1, 1),), frozenset()),
+    )
+    for style in MoveStyle:
+        for search in (solve, analyze):
+            for _ in search(puzzle, style):
+                pass
+    space = _Space.create(build_tables(puzzle), capacity=4)
+    kernels.rehash(space.states, 0, space.table)

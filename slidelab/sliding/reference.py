@@ -1,0 +1,147 @@
+"""A slow, obviously correct oracle for the sliding-block search, for tests.
+
+It recomputes in plain Python what `slidelab.sliding.search` computes with
+packed states and numba kernels: the configurations one move away, the
+breadth-first layers of the reachable space and the length of a shortest
+solution.  It shares only the model with the fast search, and none of its
+cleverness: superpiece styles (3-5) try every nonempty subset of pieces
+instead of the ideals of a blocking digraph, and path styles (2, 5)
+flood-fill the displacements of the moving set one unit step at a time.  Use
+it only on small puzzles.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from itertools import combinations
+
+from slidelab.sliding.model import Cell, Configuration, Placement, Puzzle
+
+UNIT_STEPS: tuple[Cell, ...] = ((0, 1), (0, -1), (1, 0), (-1, 0))
+"""Right, left, down, up, as (drow, dcol)."""
+
+STEP, SLIDE, PATH = 0, 1, 2
+"""How a chosen set of pieces may move: style % 3."""
+
+_Fits = Callable[[Cell], bool]
+"""Whether the moving set may stand shifted by a displacement."""
+
+
+def successors(puzzle: Puzzle, config: Configuration, style: int) -> set[Configuration]:
+    """Every configuration one move of `style` away from `config`, other than `config` itself.
+
+    A move picks one piece (styles 0-2) or any nonempty set of pieces (3-5) and
+    shifts all of its cells by one displacement that the set can reach by unit
+    steps with every other piece, obstacle and the board edge held fixed.
+    """
+    if style not in range(6):
+        raise ValueError(f"the style must be between 0 and 5, not {style}")
+    placements = config.placements
+    covered = [puzzle.kind(p.kind).cells_at(p.anchor) for p in placements]
+    open_cells = {(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)}
+    open_cells -= puzzle.obstacles
+    found: set[Configuration] = set()
+    for chosen in _moving_sets(len(placements), superpieces=style >= 3):
+        fits = _fitter(open_cells, covered, chosen)
+        for shift in _displacements(fits, style % 3):
+            found.add(_shifted(placements, chosen, shift))
+    found.discard(config)
+    return found
+
+
+def breadth_first_layers(puzzle: Puzzle, style: int) -> Iterator[list[Configuration]]:
+    """The configurations at distance 0, 1, 2, ... from the start, one list per distance."""
+    seen = {puzzle.start}
+    layer = [puzzle.start]
+    while layer:
+        yield layer
+        following = []
+        for config in layer:
+            for after in successors(puzzle, config, style):
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
+        layer = following
+
+
+def reference_layers(puzzle: Puzzle, style: int) -> tuple[int, ...]:
+    """How many configurations lie at each distance 0, 1, 2, ... from the start."""
+    return tuple(len(layer) for layer in breadth_first_layers(puzzle, style))
+
+
+def reference_moves(puzzle: Puzzle, style: int) -> int | None:
+    """The length of a shortest solution, or None when no reachable configuration meets the goal."""
+    for distance, layer in enumerate(breadth_first_layers(puzzle, style)):
+        if any(puzzle.meets_goal(config) for config in layer):
+            return distance
+    return None
+
+
+def _moving_sets(pieces: int, *, superpieces: bool) -> Iterator[tuple[int, ...]]:
+    """Indices of the pieces that may move together: single pieces, or every nonempty subset."""
+    sizes = range(1, pieces + 1) if superpieces else (1,)
+    for size in sizes:
+        yield from combinations(range(pieces), size)
+
+
+def _fitter(open_cells: set[Cell], covered: list[list[Cell]], chosen: tuple[int, ...]) -> _Fits:
+    """Whether the `chosen` pieces, shifted, land only on cells no other piece or obstacle holds."""
+    moving = [cell for i in chosen for cell in covered[i]]
+    free = open_cells - {
+        cell for i, cells in enumerate(covered) if i not in chosen for cell in cells
+    }
+
+    def fits(shift: Cell) -> bool:
+        dr, dc = shift
+        return all((r + dr, c + dc) in free for r, c in moving)
+
+    return fits
+
+
+def _displacements(fits: _Fits, mode: int) -> set[Cell]:
+    """The nonzero shifts a moving set can make in one move of `mode`, given where it `fits`."""
+    if mode == STEP:
+        return {step for step in UNIT_STEPS if fits(step)}
+    if mode == SLIDE:
+        return _straight_slides(fits)
+    return _flood(fits)
+
+
+def _straight_slides(fits: _Fits) -> set[Cell]:
+    """Shifts k * step (k >= 1) in one direction with every shorter shift also fitting."""
+    shifts: set[Cell] = set()
+    for dr, dc in UNIT_STEPS:
+        k = 1
+        while fits((k * dr, k * dc)):
+            shifts.add((k * dr, k * dc))
+            k += 1
+    return shifts
+
+
+def _flood(fits: _Fits) -> set[Cell]:
+    """Every nonzero shift reachable from (0, 0) by unit steps through fitting shifts."""
+    seen = {(0, 0)}
+    queue = deque(seen)
+    while queue:
+        r, c = queue.popleft()
+        for dr, dc in UNIT_STEPS:
+            shift = (r + dr, c + dc)
+            if shift not in seen and fits(shift):
+                seen.add(shift)
+                queue.append(shift)
+    seen.discard((0, 0))
+    return seen
+
+
+def _shifted(
+    placements: tuple[Placement, ...], chosen: tuple[int, ...], shift: Cell
+) -> Configuration:
+    """The configuration with the `chosen` pieces' anchors moved by `shift`."""
+    dr, dc = shift
+    return Configuration.of(
+        [
+            Placement(p.kind, p.row + dr, p.col + dc) if i in chosen else p
+            for i, p in enumerate(placements)
+        ]
+    )
