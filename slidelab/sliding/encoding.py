@@ -96,7 +96,7 @@ def build_tables(puzzle: Puzzle) -> Tables:
         off_hi.append(len(offs))
 
     bits = max(1, (rows * cols - 1).bit_length())
-    per_word = 64 // bits
+    per_word = 63 // bits  # the top bit of each word stays free (see kernels.USED)
     words = -(-len(kind_of) // per_word)
 
     def arr(values: list[int]) -> np.ndarray:

@@ -32,6 +32,9 @@ PENDING = 512
 STEP, RAY, FLOOD = 0, 1, 2
 """How a chosen set of pieces may move: one step, straight slides, any path."""
 
+USED = np.uint64(1 << 63)
+"""Marks an occupied table slot; packing leaves the top bit of each word free."""
+
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 
@@ -89,39 +92,45 @@ def unpack_row(states, row, bits, per_word, out):
 @njit(cache=True, nogil=True)
 def insert(states, parents, n, table, key, parent, max_fill):
     """Add `key` if it is new; returns (new n, NEW | OLD | FULL)."""
-    mask = table.size - 1
+    mask = table.shape[0] - 1
     slot = np.int64(_hash(key) & np.uint64(mask))
     words = key.size
+    first = key[0] | USED
     while True:
-        entry = table[slot]
-        if entry == 0:
+        head = table[slot, 0]
+        if head == 0:
             if n >= states.shape[0] or n >= max_fill:
                 return n, FULL
+            table[slot, 0] = first
             for w in range(words):
                 states[n, w] = key[w]
+            for w in range(1, words):
+                table[slot, w] = key[w]
             parents[n] = parent
-            table[slot] = n + 1
             return n + 1, NEW
-        index = np.int64(entry) - 1
-        same = True
-        for w in range(words):
-            if states[index, w] != key[w]:
-                same = False
-                break
-        if same:
-            return n, OLD
+        if head == first:
+            same = True
+            for w in range(1, words):
+                if table[slot, w] != key[w]:
+                    same = False
+                    break
+            if same:
+                return n, OLD
         slot = (slot + 1) & mask
 
 
 @njit(cache=True, nogil=True)
 def rehash(states, n, table):
     """Fill an empty `table` with the first n states."""
-    mask = table.size - 1
+    mask = table.shape[0] - 1
+    words = states.shape[1]
     for index in range(n):
         slot = np.int64(_hash(states[index]) & np.uint64(mask))
-        while table[slot] != 0:
+        while table[slot, 0] != 0:
             slot = (slot + 1) & mask
-        table[slot] = index + 1
+        table[slot, 0] = states[index, 0] | USED
+        for w in range(1, words):
+            table[slot, w] = states[index, w]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -263,21 +272,45 @@ def _flush(states, parents, n, table, pending, pending_parent, count, max_fill, 
     slot first, in a loop of independent loads, lets the processor overlap those
     misses; the insertions that follow then find their memory in cache.
     """
-    mask = table.size - 1
+    mask = table.shape[0] - 1
     touched = np.uint64(0)
     for i in range(count):
         slots[i] = np.int64(_hash(pending[i]) & np.uint64(mask))
-        touched += np.uint64(table[slots[i]])
-    for i in range(count):
-        entry = table[slots[i]]
-        if entry != 0:
-            touched += states[np.int64(entry) - 1, 0]
+        touched += table[slots[i], 0]
     slots[count] = np.int64(touched & np.uint64(1))  # keeps the touching loads alive
     for i in range(count):
         n, status = insert(states, parents, n, table, pending[i], pending_parent[i], max_fill)
         if status == FULL:
             return n, i
     return n, -1
+
+
+@njit(cache=True, nogil=True)
+def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
+    """List the pieces that may move alone, found from the empty cells next to them.
+
+    A piece can start a move in direction d only if some empty cell lies just
+    beyond it in direction d, so looking behind every empty cell finds every
+    candidate (piece, direction) once.  STEP and RAY keep the pair; FLOOD keeps
+    each piece once, to explore all its paths.  Returns how many sets it wrote.
+    """
+    count = 0
+    for c in range(pad_of.size):
+        empty = pad_of[c]
+        if occ[empty] != 0:
+            continue
+        for d in range(4):
+            piece = occ[empty - dirs[d]] - 1
+            if piece < 0:
+                continue
+            slot = piece if mode == FLOOD else 4 * piece + d
+            if marks[slot] == stamp:
+                continue
+            marks[slot] = stamp
+            set_pieces[count] = piece
+            set_dir[count] = 0 if mode == FLOOD else dirs[d]
+            count += 1
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -344,10 +377,11 @@ def expand(
     # The sets of pieces that may move from the current parent, as lists of pieces
     # `set_pieces[set_lo[s]:set_lo[s + 1]]` with the direction of their first step.
     masks = np.empty(256, np.uint64)
-    set_dir = np.zeros(max(256, n_pieces), np.int64)
-    set_lo = np.arange(n_pieces + 1)
-    set_pieces = np.arange(n_pieces)
-    n_sets = n_pieces
+    set_dir = np.zeros(max(256, 4 * n_pieces), np.int64)
+    set_lo = np.arange(4 * n_pieces + 1)
+    set_pieces = np.empty(4 * n_pieces, np.int64)
+    marks = np.zeros(4 * n_pieces, np.int64)
+    n_sets = 0
     mode = style % 3
     stamp = 0
     parent = lo
@@ -363,7 +397,9 @@ def expand(
             k = kind_of[p]
             for o in range(off_lo[k], off_hi[k]):
                 occ[base + offs[o]] = p + 1
-        if style >= 3:
+        if style < 3:
+            n_sets = _single_pieces(occ, pad_of, dirs, mode, marks, parent + 1, set_pieces, set_dir)
+        else:
             n_sets = 0
             for axis in range(2):
                 n_sets = _superpieces(

@@ -81,12 +81,12 @@ class _Space:
             tables,
             np.zeros((capacity, tables.words), np.uint64),
             np.full(capacity, -1, np.int32),
-            np.zeros(2 * capacity, np.uint32),
+            np.zeros((2 * capacity, tables.words), np.uint64),
         )
 
     @property
     def max_fill(self) -> int:
-        return min(int(self.table.size * MAX_LOAD), self.states.shape[0])
+        return min(int(self.table.shape[0] * MAX_LOAD), self.states.shape[0])
 
     def bytes_used(self) -> int:
         return self.states.nbytes + self.parents.nbytes + self.table.nbytes
@@ -100,8 +100,8 @@ class _Space:
             parents = np.full(capacity, -1, np.int32)
             parents[: self.n] = self.parents[: self.n]
             self.states, self.parents = states, parents
-        if self.n >= int(self.table.size * MAX_LOAD):
-            self.table = np.zeros(2 * self.table.size, np.uint32)
+        if self.n >= int(self.table.shape[0] * MAX_LOAD):
+            self.table = np.zeros((2 * self.table.shape[0], self.tables.words), np.uint64)
             kernels.rehash(self.states, self.n, self.table)
 
     def path_to(self, index: int) -> tuple[Configuration, ...]:
