@@ -22,18 +22,12 @@ from pathlib import Path
 
 from slidelab.runs import run_to_end
 from slidelab.sliding import reference
+from slidelab.sliding.library import load_library_puzzle
 from slidelab.sliding.search import analyze, warm_up
-from slidelab.sliding.textformat import parse_puzzle, read_puzzle_file
+from slidelab.sliding.textformat import read_puzzle_file
 
 HERE = Path(__file__).parent
 SEED_RATE_STYLE0 = 0.3e6
-SILLY = """5 x 5 (a silly example)
-1 = 111/01
-2 = 101/111
-3 = 1
-1xx200000000033
-000xx00033001002
-"""
 
 
 def timed(function, runs: int) -> tuple[float, float, object]:
@@ -54,7 +48,7 @@ def main() -> None:
     parser.add_argument("--styles", default="0,1,2,3,4,5")
     args = parser.parse_args()
     puzzle = read_puzzle_file(str(HERE / "data" / "bench_twelve.slide"))
-    silly = parse_puzzle(SILLY)
+    silly = load_library_puzzle("knuth-silly.slide")
     styles = [int(s) for s in args.styles.split(",")]
     warm_up()
 

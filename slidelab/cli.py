@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from slidelab import __version__
-from slidelab.errors import SlidelabError
+from slidelab.errors import ParseError, SlidelabError
 from slidelab.sliding import command as slide_command
 
 EXIT_BAD_INPUT = 2
@@ -37,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return args.run(args)
+    except ParseError as error:
+        print(error, file=sys.stderr)  # FILE:LINE:COL: message, as compilers print it
+        return EXIT_BAD_INPUT
     except SlidelabError as error:
         print(f"slidelab: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

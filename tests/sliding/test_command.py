@@ -82,7 +82,7 @@ def test_bad_input_gives_file_line_column_and_status_2_without_traceback(tmp_pat
     )
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == f"slidelab: {path}:3:2: unexpected character 'q' in the start line\n"
+    assert done.stderr == f"{path}:3:2: unexpected character 'q' in the start line\n"
 
 
 def test_missing_file_is_reported_plainly(capsys, tmp_path):

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 
 from slidelab.runs import run_to_end
+from slidelab.sliding.library import library_names, library_text
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.search import analyze, solve
 from slidelab.sliding.textformat import parse_puzzle
@@ -35,32 +35,7 @@ _STYLE_COUNT = re.compile(r"style\s+(\d)\s*=\s*(\d+)")
 _LAYERS = re.compile(r"#\s*layers\s*\(style\s+(\d)[^)]*\)\s*:(.*)")
 
 
-def _library() -> list[tuple[str, str]]:
-    """(file name, text) of every library puzzle, sorted by name.
-
-    Read through importlib.resources when slidelab.resources is installed, else (or when that
-    finds no puzzles) straight from the source tree.
-    """
-    entries: list[tuple[str, str]] = []
-    try:
-        from importlib.resources import files
-
-        folder = files("slidelab.resources").joinpath("puzzles", "sliding")
-        if folder.is_dir():
-            entries = [
-                (entry.name, entry.read_text(encoding="utf-8"))
-                for entry in folder.iterdir()
-                if entry.name.endswith(".slide")
-            ]
-    except (ImportError, OSError):
-        entries = []
-    if not entries:
-        folder = Path(__file__).parents[2] / "resources" / "puzzles" / "sliding"
-        entries = [(path.name, path.read_text(encoding="utf-8")) for path in folder.glob("*.slide")]
-    return sorted(entries)
-
-
-LIBRARY = _library()
+LIBRARY = [(name, library_text(name)) for name in library_names()]
 TEXTS = dict(LIBRARY)
 
 

@@ -7,14 +7,7 @@ import pytest
 from slidelab.errors import ParseError
 from slidelab.sliding.model import Configuration, Placement
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
-
-SILLY = """5 x 5 (a silly example)
-1 = 111/01
-2 = 101/111
-3 = 1
-1xx200000000033
-000xx00033001002
-"""
+from tests.sliding.figures import SILLY
 
 
 def test_reads_knuths_silly_example():
