@@ -11,7 +11,7 @@ from slidelab.progress import ProgressLine
 from slidelab.runs import run_to_end
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.render import describe_move, render_board
-from slidelab.sliding.search import Analysis, SolveResult, analyze, solve
+from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_configuration, read_puzzle_file
 
@@ -57,13 +57,14 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError(f"{args.file}: cannot read: {error.strerror}") from None
     if args.max_states is not None and args.max_states < 1:
         raise SlidelabError("--max-states must be at least 1")
-    styles = list(range(6)) if args.all_styles else [args.style]
+    search = analyze if args.analyze else solve
     progress = ProgressLine()
-    outcomes: list[SolveResult | Analysis] = []
-    for style in styles:
-        search = analyze if args.analyze else solve
-        outcomes.append(run_to_end(search(puzzle, style, max_states=args.max_states), progress))
-        progress.clear()
+    if args.all_styles:
+        run = every_style(search, puzzle, max_states=args.max_states)
+        outcomes: list[SolveResult | Analysis] = list(run_to_end(run, progress))
+    else:
+        outcomes = [run_to_end(search(puzzle, args.style, max_states=args.max_states), progress)]
+    progress.clear()
     if args.json:
         objects = [_as_json(puzzle, outcome) for outcome in outcomes]
         print(json.dumps({"styles": objects} if args.all_styles else objects[0]))

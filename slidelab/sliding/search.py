@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -20,6 +21,8 @@ from slidelab.sliding import kernels
 from slidelab.sliding.encoding import Tables, build_tables
 from slidelab.sliding.model import Configuration, Goal, PieceKind, Placement, Puzzle
 from slidelab.sliding.styles import MAX_SUPERPIECE_PIECES, MoveStyle
+
+ResultT = TypeVar("ResultT")
 
 CHUNK_SECONDS = 0.05
 """How long one kernel call should run before control returns to the driver."""
@@ -318,6 +321,19 @@ def analyze(
         outcome.limit_message,
         space.bytes_used(),
     )
+
+
+def every_style(
+    search: Callable[..., Generator[Progress, None, ResultT]],
+    puzzle: Puzzle,
+    *,
+    max_states: int | None = None,
+) -> Generator[Progress, None, tuple[ResultT, ...]]:
+    """Run `search` (`solve` or `analyze`) in every move style, one after the other."""
+    results = []
+    for style in MoveStyle:
+        results.append((yield from search(puzzle, style, max_states=max_states)))
+    return tuple(results)
 
 
 def warm_up() -> None:

@@ -1,0 +1,1 @@
+"""Exporters that turn rendered puzzle states into files (animated GIF solutions)."""

@@ -1,0 +1,47 @@
+"""Atomic saves and file-family detection."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from slidelab.fileio import FileAccessError, read_text, write_text_atomically
+from slidelab.formats import SLIDING, UnknownFormatError, detect_family
+
+
+def test_atomic_save_replaces_the_file_and_leaves_nothing_behind(tmp_path):
+    target = tmp_path / "p.slide"
+    target.write_text("old")
+    os.chmod(target, 0o600)
+    write_text_atomically(target, "new text\n")
+    assert target.read_text() == "new text\n"
+    assert os.listdir(tmp_path) == ["p.slide"]
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_failed_save_keeps_the_old_file(tmp_path, monkeypatch):
+    target = tmp_path / "p.slide"
+    target.write_text("old")
+
+    def broken(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(FileAccessError, match="cannot write: No space left on device"):
+        write_text_atomically(target, "new")
+    assert target.read_text() == "old"
+    assert os.listdir(tmp_path) == ["p.slide"]
+
+
+def test_reading_a_missing_file_names_it(tmp_path):
+    with pytest.raises(FileAccessError) as caught:
+        read_text(tmp_path / "gone.slide")
+    assert str(caught.value) == f"{tmp_path / 'gone.slide'}: cannot read: No such file or directory"
+
+
+def test_family_from_extension_or_content():
+    assert detect_family("a.slide", "") == SLIDING
+    assert detect_family("a.txt", "# note\n5 x 4 Klotski\n1 = 1\n") == SLIDING
+    with pytest.raises(UnknownFormatError, match=r"b\.txt: not a puzzle file slidelab knows"):
+        detect_family("b.txt", "hello\n")
