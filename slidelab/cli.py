@@ -15,6 +15,7 @@ from slidelab.errors import ParseError, SlidelabError
 from slidelab.sliding import command as slide_command
 
 EXIT_BAD_INPUT = 2
+SUBCOMMANDS = ("slide",)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,9 +30,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status.
+
+    No arguments opens the desktop app; `slidelab FILE` opens FILE in it.
+    """
+    arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    if not arguments or (
+        len(arguments) == 1 and not arguments[0].startswith("-") and arguments[0] not in SUBCOMMANDS
+    ):
+        from slidelab.gui.app import run_app  # Qt loads only for the desktop app
+
+        return run_app(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()
         return 0

@@ -92,6 +92,8 @@ def test_missing_file_is_reported_plainly(capsys, tmp_path):
     )
 
 
-def test_no_arguments_prints_help(capsys):
-    assert main([]) == 0
+def test_help_lists_the_slide_command(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
     assert "slide" in capsys.readouterr().out

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Screenshots of the desktop app for people to look at: editor, playback mid-move, analysis.
+
+Starts its own Xvfb when there is no display, opens a classic puzzle, solves and
+analyses it, and saves PNGs into a folder (default out/screenshots).
+
+    .venv/bin/python scripts/screenshots.py [FOLDER] [--puzzle klotski.slide] [--style 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def start_xvfb() -> subprocess.Popen | None:
+    """A private X server when none is available (Qt's xcb platform needs one)."""
+    if os.environ.get("DISPLAY"):
+        return None
+    if not shutil.which("Xvfb"):
+        raise SystemExit("screenshots: no DISPLAY and no Xvfb (run scripts/test once as root)")
+    display = ":97"
+    server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1400x900x24", "-nolisten", "tcp"])
+    os.environ["DISPLAY"] = display
+    time.sleep(1.0)
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", default="out/screenshots")
+    parser.add_argument("--puzzle", default="klotski.slide")
+    parser.add_argument("--style", type=int, default=2)
+    args = parser.parse_args()
+    server = start_xvfb()
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    try:
+        shoot(Path(args.folder), args.puzzle, args.style)
+    finally:
+        if server is not None:
+            server.terminate()
+
+
+def shoot(folder: Path, puzzle_name: str, style: int) -> None:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from slidelab.gui.app import create_application
+    from slidelab.gui.main_window import MainWindow
+
+    app = create_application()
+    settings = QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    window.resize(1280, 800)
+    window.show()
+
+    def settle(condition=lambda: True, timeout: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            app.processEvents()
+            if condition():
+                break
+            time.sleep(0.02)
+        for _ in range(10):
+            app.processEvents()
+            time.sleep(0.02)
+
+    settle(lambda: not window.runner.busy)
+    bench = window.sliding
+    window.open_library(puzzle_name)
+    bench.style_choice.setCurrentIndex(style)
+    folder.mkdir(parents=True, exist_ok=True)
+    settle()
+    saved = [folder / "sliding-editor.png"]
+    window.grab().save(str(saved[-1]))
+
+    bench.goal_mode.setChecked(True)
+    settle()
+    saved.append(folder / "sliding-goal.png")
+    window.grab().save(str(saved[-1]))
+    bench.start_mode.setChecked(True)
+
+    bench.solve()
+    settle(lambda: not window.runner.busy)
+    bench.player.seek(min(6.5, bench.player.moves - 0.5))
+    settle()
+    saved.append(folder / "sliding-playback-mid-move.png")
+    window.grab().save(str(saved[-1]))
+
+    bench.analyze()
+    settle(lambda: not window.runner.busy)
+    saved.append(folder / "sliding-analysis.png")
+    window.grab().save(str(saved[-1]))
+
+    bench.compare_styles()
+    settle(lambda: not window.runner.busy)
+    bench.pages.setCurrentIndex(1)
+    settle()
+    saved.append(folder / "sliding-compare.png")
+    window.grab().save(str(saved[-1]))
+
+    bench.undo_stack.setClean()
+    window.close()
+    QApplication.processEvents()
+    for path in saved:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The desktop app: everything that imports Qt lives here and nowhere else."""

@@ -1,0 +1,44 @@
+"""Start the desktop app: one QApplication, one main window, a file or a built-in puzzle."""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QApplication
+
+from slidelab.gui.main_window import MainWindow
+from slidelab.sliding.library import load_library_puzzle
+
+STARTING_PUZZLE = "klotski.slide"
+"""Shown when slidelab starts without a file, so the first click on Solve does something."""
+
+
+def create_application() -> QApplication:
+    """The QApplication, created once with the attributes the OpenGL views need."""
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    app = QApplication(sys.argv[:1])
+    app.setOrganizationName("slidelab")
+    app.setApplicationName("slidelab")
+    return app
+
+
+def open_main_window(path: str | None = None) -> MainWindow:
+    """A shown main window with `path` open, or the starting puzzle."""
+    window = MainWindow()
+    if path is None or not window.open_path(path):
+        window.sliding.load_puzzle(load_library_puzzle(STARTING_PUZZLE))
+    window.show()
+    return window
+
+
+def run_app(path: str | None = None) -> int:
+    """Run the desktop app until its window closes; returns the exit status."""
+    app = create_application()
+    window = open_main_window(path)
+    status = app.exec()
+    del window
+    return status

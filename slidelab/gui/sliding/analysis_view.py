@@ -1,0 +1,68 @@
+"""The analysis of a whole reachable space: a distance histogram and the farthest positions."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from slidelab.sliding.model import Configuration, Puzzle
+from slidelab.sliding.search import Analysis
+from slidelab.sliding.textformat import format_configuration
+
+
+class AnalysisView(QWidget):
+    """Histogram of configurations by distance, with a list of the farthest ones.
+
+    Clicking a farthest configuration emits `configurationChosen(Configuration)`.
+    """
+
+    configurationChosen = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.summary = QLabel("Analyse to see how far every configuration lies from the start.")
+        self.summary.setWordWrap(True)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setLabel("bottom", "distance from the start (moves)")
+        self.plot.setLabel("left", "new configurations")
+        self.plot.showGrid(x=False, y=True, alpha=0.3)
+        self.plot.setMouseEnabled(x=True, y=False)
+        self.bars: pg.BarGraphItem | None = None
+        self.farthest = QListWidget()
+        self.farthest.setMaximumHeight(110)
+        self.farthest.itemClicked.connect(self._chosen)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(QLabel("Farthest configurations (click one to show it):"))
+        layout.addWidget(self.farthest)
+
+    def show_analysis(self, puzzle: Puzzle, analysis: Analysis) -> None:
+        self.summary.setText(
+            f"Style {analysis.style}: {analysis.reachable:,} reachable configurations; the "
+            f"farthest lie {analysis.farthest_distance} moves away "
+            f"({analysis.farthest_count:,} of them); {analysis.goal_count:,} meet the goal."
+            + (f"\n{analysis.limit_message}" if analysis.limit_message else "")
+        )
+        if self.bars is not None:
+            self.plot.removeItem(self.bars)
+        self.bars = pg.BarGraphItem(
+            x=list(range(len(analysis.layers))),
+            height=list(analysis.layers),
+            width=0.8,
+            brush=pg.mkBrush(0, 114, 178),
+            pen=pg.mkPen(None),
+        )
+        self.plot.addItem(self.bars)
+        self.plot.autoRange()
+        self.farthest.clear()
+        for config in analysis.farthest_examples:
+            item = QListWidgetItem(format_configuration(puzzle, config.placements))
+            item.setData(256, config)
+            self.farthest.addItem(item)
+
+    def _chosen(self, item: QListWidgetItem) -> None:
+        config = item.data(256)
+        if isinstance(config, Configuration):
+            self.configurationChosen.emit(config)

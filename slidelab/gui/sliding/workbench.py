@@ -1,0 +1,483 @@
+"""The sliding-block workbench: draw a puzzle and its goal, solve it, watch the solution play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QUndoStack
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from slidelab.errors import SlidelabError
+from slidelab.export.gif import write_gif
+from slidelab.geometry.sliding_frames import still_frame
+from slidelab.gui.images import image_to_rgb
+from slidelab.gui.sliding.analysis_view import AnalysisView
+from slidelab.gui.sliding.board_view import BoardView
+from slidelab.gui.sliding.editor import BoardEditor
+from slidelab.gui.sliding.player import SolutionPlayer, frame_at
+from slidelab.gui.status import StatusPanel
+from slidelab.gui.worker import SolverRunner
+from slidelab.sliding.draft import Draft
+from slidelab.sliding.model import Puzzle
+from slidelab.sliding.render import describe_move
+from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
+from slidelab.sliding.styles import MoveStyle
+from slidelab.sliding.textformat import format_puzzle
+
+TOOLS = (
+    (
+        "piece",
+        "Draw piece",
+        "Drag over cells to draw a piece (a new kind, or one more piece of the kind chosen below)",
+    ),
+    ("obstacle", "Obstacle", "Click a cell to make it a permanent obstacle, or clear one"),
+    ("move", "Move", "Drag a piece to another place"),
+    ("erase", "Erase", "Click a piece to delete it"),
+    ("goal_any", "Any", "Goal only: click a cell to accept any occupant there"),
+    ("goal_empty", "Empty", "Goal only: click a cell to require it empty"),
+)
+GIF_STEPS_PER_MOVE = 8
+GIF_SIZE = 360
+
+
+class SlidingWorkbench(QWidget):
+    """Editor, solver controls, solution player and analysis for one sliding-block puzzle."""
+
+    title = "Sliding blocks"
+
+    def __init__(
+        self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.status = status
+        self.undo_stack = QUndoStack(self)
+        self._job: str | None = None
+        self._solved_puzzle: Puzzle | None = None
+        self._solution: SolveResult | None = None
+
+        self.editor = BoardEditor(self.undo_stack)
+        self.editor.draftChanged.connect(self._draft_changed)
+        self.solution_view = BoardView()
+        self.player = SolutionPlayer(self.solution_view)
+        self.player.positionChanged.connect(self._position_changed)
+        self.move_list = QListWidget()
+        self.move_list.setMaximumWidth(240)
+        self.move_list.currentRowChanged.connect(self._move_chosen)
+        self.analysis_view = AnalysisView()
+        self.analysis_board = BoardView()
+        self.analysis_view.configurationChosen.connect(self._show_analysed)
+
+        self.pages = QTabWidget()
+        self.pages.addTab(self._edit_page(), "Edit")
+        self.pages.addTab(self._solution_page(), "Solution")
+        self.pages.addTab(self._analysis_page(), "Analysis")
+        splitter = QSplitter()
+        splitter.addWidget(self.pages)
+        splitter.addWidget(self._solve_panel())
+        splitter.setStretchFactor(0, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+        runner.finished.connect(self._run_finished)
+        runner.failed.connect(self._run_failed)
+        runner.cancelled.connect(self._run_cancelled)
+        runner.busyChanged.connect(lambda _busy: self._update_actions())
+        self.new_document()
+
+    # Pages -------------------------------------------------------------------------------
+
+    def _edit_page(self) -> QWidget:
+        page = QWidget()
+        self.rows = QSpinBox()
+        self.cols = QSpinBox()
+        for spin, name in ((self.rows, "Rows"), (self.cols, "Columns")):
+            spin.setRange(1, 64)
+            spin.setToolTip(f"{name} of the board")
+            spin.editingFinished.connect(self._resize)
+        self.start_mode = QRadioButton("Start")
+        self.goal_mode = QRadioButton("Goal")
+        self.start_mode.setChecked(True)
+        self.start_mode.setToolTip("Edit the starting configuration")
+        self.goal_mode.setToolTip(
+            "Edit the goal: place the pieces that must end somewhere; "
+            "mark cells 'Any' for a partial goal"
+        )
+        self.goal_mode.toggled.connect(self._mode_changed)
+        self.tool_group = QButtonGroup(self)
+        tools = QHBoxLayout()
+        for index, (name, label, tip) in enumerate(TOOLS):
+            button = QToolButton()
+            button.setText(label)
+            button.setToolTip(tip)
+            button.setCheckable(True)
+            button.setObjectName(f"tool_{name}")
+            self.tool_group.addButton(button, index)
+            tools.addWidget(button)
+        self.tool_group.button(0).setChecked(True)
+        self.tool_group.idClicked.connect(lambda index: self.editor.set_tool(TOOLS[index][0]))
+        self.kind_choice = QComboBox()
+        self.kind_choice.setToolTip("Draw a new kind of piece, or one more piece of a kind")
+        self.kind_choice.currentIndexChanged.connect(self._kind_chosen)
+        goal_from_start = QPushButton("Goal = start")
+        goal_from_start.setToolTip("Copy the starting configuration into the goal")
+        goal_from_start.clicked.connect(self._goal_from_start)
+        self.problems = QListWidget()
+        self.problems.setMaximumHeight(80)
+        self.problems.setToolTip("What must be fixed before the puzzle can be solved")
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Rows"))
+        top.addWidget(self.rows)
+        top.addWidget(QLabel("Columns"))
+        top.addWidget(self.cols)
+        top.addSpacing(12)
+        top.addWidget(self.start_mode)
+        top.addWidget(self.goal_mode)
+        top.addWidget(goal_from_start)
+        top.addStretch(1)
+        second = QHBoxLayout()
+        second.addLayout(tools)
+        second.addWidget(QLabel("Kind"))
+        second.addWidget(self.kind_choice)
+        second.addStretch(1)
+        layout = QVBoxLayout(page)
+        layout.addLayout(top)
+        layout.addLayout(second)
+        layout.addWidget(self.editor, 1)
+        layout.addWidget(self.problems)
+        return page
+
+    def _solution_page(self) -> QWidget:
+        page = QWidget()
+        self.solution_summary = QLabel("Solve the puzzle to watch its shortest solution.")
+        board = QVBoxLayout()
+        board.addWidget(self.solution_summary)
+        board.addWidget(self.solution_view, 1)
+        board.addWidget(self.player)
+        layout = QHBoxLayout(page)
+        layout.addLayout(board, 1)
+        layout.addWidget(self.move_list)
+        return page
+
+    def _analysis_page(self) -> QWidget:
+        page = QWidget()
+        layout = QHBoxLayout(page)
+        layout.addWidget(self.analysis_view, 2)
+        layout.addWidget(self.analysis_board, 1)
+        return page
+
+    def _solve_panel(self) -> QWidget:
+        panel = QGroupBox("Solve")
+        self.style_choice = QComboBox()
+        for style in MoveStyle:
+            self.style_choice.addItem(f"Style {style.value}", int(style))
+            self.style_choice.setItemData(
+                style.value, style.explanation.capitalize(), Qt.ItemDataRole.ToolTipRole
+            )
+        self.style_choice.currentIndexChanged.connect(self._style_changed)
+        self.style_text = QLabel()
+        self.style_text.setWordWrap(True)
+        self.solve_button = QPushButton("Solve")
+        self.solve_button.setToolTip("Find a shortest solution in the chosen style")
+        self.solve_button.clicked.connect(self.solve)
+        self.analyze_button = QPushButton("Analyse")
+        self.analyze_button.setToolTip("Explore every configuration reachable from the start")
+        self.analyze_button.clicked.connect(self.analyze)
+        self.compare_button = QPushButton("Compare styles")
+        self.compare_button.setToolTip("Shortest solutions in all six styles")
+        self.compare_button.clicked.connect(self.compare_styles)
+        self.compare_table = QTableWidget(len(MoveStyle), 3)
+        self.compare_table.setHorizontalHeaderLabels(["style", "moves", "explored"])
+        self.compare_table.verticalHeader().setVisible(False)
+        for style in MoveStyle:
+            item = QTableWidgetItem(str(style.value))
+            item.setToolTip(style.explanation)
+            self.compare_table.setItem(style.value, 0, item)
+        self.compare_table.resizeColumnsToContents()
+        layout = QGridLayout(panel)
+        layout.addWidget(self.style_choice, 0, 0, 1, 2)
+        layout.addWidget(self.style_text, 1, 0, 1, 2)
+        layout.addWidget(self.solve_button, 2, 0)
+        layout.addWidget(self.analyze_button, 2, 1)
+        layout.addWidget(self.compare_button, 3, 0, 1, 2)
+        layout.addWidget(self.compare_table, 4, 0, 1, 2)
+        layout.setRowStretch(5, 1)
+        panel.setMaximumWidth(280)
+        self._style_changed()
+        return panel
+
+    def solution_menu(self) -> QMenu:
+        """The Solution menu: exports of the current solution."""
+        menu = QMenu("&Solution", self)
+        self.export_gif_action = QAction("Export Animated &GIF…", self)
+        self.export_gif_action.triggered.connect(self._ask_export_gif)
+        self.export_frames_action = QAction("Export PNG &Frames…", self)
+        self.export_frames_action.triggered.connect(self._ask_export_frames)
+        menu.addAction(self.export_gif_action)
+        menu.addAction(self.export_frames_action)
+        self._update_actions()
+        return menu
+
+    # Document ----------------------------------------------------------------------------
+
+    def new_document(self, rows: int = 4, cols: int = 4) -> None:
+        self._load_draft(Draft.blank(rows, cols))
+
+    def load_puzzle(self, puzzle: Puzzle) -> None:
+        self._load_draft(Draft.from_puzzle(puzzle))
+
+    def _load_draft(self, draft: Draft) -> None:
+        self.undo_stack.clear()
+        self.editor.set_draft(draft)
+        self.undo_stack.setClean()
+        self._clear_results()
+        self.start_mode.setChecked(True)
+        self.pages.setCurrentIndex(0)
+        self._draft_changed(draft)
+
+    def current_text(self) -> str:
+        """The puzzle in Knuth's format; raises SlidelabError while it has problems."""
+        return format_puzzle(self.editor.draft().to_puzzle())
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def mark_saved(self) -> None:
+        self.undo_stack.setClean()
+
+    # Editing -----------------------------------------------------------------------------
+
+    def _draft_changed(self, draft: Draft) -> None:
+        for spin, value in ((self.rows, draft.rows), (self.cols, draft.cols)):
+            spin.blockSignals(True)
+            spin.setValue(value)
+            spin.blockSignals(False)
+        chosen = self.kind_choice.currentData()
+        self.kind_choice.blockSignals(True)
+        self.kind_choice.clear()
+        self.kind_choice.addItem("new kind", None)
+        for kind in draft.kinds:
+            self.kind_choice.addItem(f"kind {kind.name} ({kind.pattern()})", kind.name)
+        index = self.kind_choice.findData(chosen)
+        self.kind_choice.setCurrentIndex(max(index, 0))
+        self.kind_choice.blockSignals(False)
+        self.problems.clear()
+        for problem in draft.problems():
+            self.problems.addItem(problem.message)
+        self._update_actions()
+
+    def _resize(self) -> None:
+        draft = self.editor.draft()
+        if (self.rows.value(), self.cols.value()) != (draft.rows, draft.cols):
+            self.editor.apply_edit(
+                draft.resized(self.rows.value(), self.cols.value()), "Resize board"
+            )
+
+    def _goal_from_start(self) -> None:
+        self.editor.apply_edit(self.editor.draft().goal_from_start(), "Goal from start")
+
+    def _mode_changed(self) -> None:
+        self.editor.set_mode(goal=self.goal_mode.isChecked())
+
+    def _kind_chosen(self) -> None:
+        self.editor.set_piece_kind(self.kind_choice.currentData())
+
+    # Runs --------------------------------------------------------------------------------
+
+    def _style_changed(self) -> None:
+        style = MoveStyle(self.style_choice.currentData())
+        self.style_text.setText(style.explanation.capitalize() + ".")
+
+    def _update_actions(self) -> None:
+        solvable = not self.editor.draft().problems() and not self.runner.busy
+        for button in (self.solve_button, self.analyze_button, self.compare_button):
+            button.setEnabled(solvable)
+        has_solution = bool(self._solution and self._solution.moves)
+        for action in (
+            getattr(self, "export_gif_action", None),
+            getattr(self, "export_frames_action", None),
+        ):
+            if action is not None:
+                action.setEnabled(has_solution)
+
+    def _start(self, job: str, phase: str, search) -> None:
+        """Run `search(puzzle)` on the worker for the puzzle as it is now."""
+        puzzle = self.editor.draft().to_puzzle()
+        self._solved_puzzle = puzzle
+        self._job = job
+        self.status.running(phase)
+        self.runner.start(lambda: search(puzzle))
+
+    def solve(self) -> None:
+        style = self.style_choice.currentData()
+        self._start("solve", f"solving in style {style}", lambda p: solve(p, style))
+
+    def analyze(self) -> None:
+        style = self.style_choice.currentData()
+        self._start("analyze", f"analysing in style {style}", lambda p: analyze(p, style))
+
+    def compare_styles(self) -> None:
+        self._start("compare", "comparing styles", lambda p: every_style(solve, p))
+
+    def _run_finished(self, result: object) -> None:
+        job, self._job = self._job, None
+        if job is None or self._solved_puzzle is None:
+            return
+        if job == "solve" and isinstance(result, SolveResult):
+            self._show_solution(result)
+        elif job == "analyze" and isinstance(result, Analysis):
+            self.analysis_view.show_analysis(self._solved_puzzle, result)
+            self.analysis_board.set_frame(
+                still_frame(self._solved_puzzle, self._solved_puzzle.start.placements)
+            )
+            self.pages.setCurrentIndex(2)
+            self.status.ready(f"analysed: {result.reachable:,} reachable")
+        elif job == "compare" and isinstance(result, tuple):
+            for outcome in result:
+                moves = "—" if outcome.moves is None else str(outcome.moves)
+                self.compare_table.setItem(outcome.style, 1, QTableWidgetItem(moves))
+                self.compare_table.setItem(
+                    outcome.style, 2, QTableWidgetItem(f"{outcome.states:,}")
+                )
+            self.compare_table.resizeColumnsToContents()
+            self.status.ready("compared all six styles")
+        self._update_actions()
+
+    def _show_solution(self, result: SolveResult) -> None:
+        puzzle = self._solved_puzzle
+        assert puzzle is not None
+        self._solution = result
+        if result.moves is None:
+            why = result.limit_message or "the goal cannot be reached"
+            self.solution_summary.setText(
+                f"No solution in style {result.style}: {why} "
+                f"({result.states:,} configurations explored)."
+            )
+            self.status.ready("no solution")
+            self.player.set_solution(None, ())
+            self.move_list.clear()
+        else:
+            self.solution_summary.setText(
+                f"Style {result.style}: {result.moves} moves "
+                f"({result.states:,} configurations explored)."
+            )
+            self.move_list.blockSignals(True)
+            self.move_list.clear()
+            self.move_list.addItem("Start")
+            for index in range(1, len(result.path)):
+                change = describe_move(result.path[index - 1], result.path[index])
+                self.move_list.addItem(f"{index}. {change}")
+            self.move_list.blockSignals(False)
+            self.player.set_solution(puzzle, result.path)
+            self.status.ready(f"solved in {result.moves} moves")
+        self.pages.setCurrentIndex(1)
+        self.solution_view.setFocus()
+
+    def _run_failed(self, message: str) -> None:
+        if self._job is None:
+            return
+        self._job = None
+        self.status.ready("failed")
+        QMessageBox.warning(self, "slidelab", message)
+        self._update_actions()
+
+    def _run_cancelled(self) -> None:
+        if self._job is None:
+            return
+        self._job = None
+        self.status.ready("cancelled")
+        self._update_actions()
+
+    def _clear_results(self) -> None:
+        self._solution = None
+        self.player.set_solution(None, ())
+        self.move_list.clear()
+        self.solution_summary.setText("Solve the puzzle to watch its shortest solution.")
+        for style in MoveStyle:
+            for column in (1, 2):
+                self.compare_table.setItem(style.value, column, QTableWidgetItem(""))
+
+    # Playback ----------------------------------------------------------------------------
+
+    def _position_changed(self, position: float) -> None:
+        row = round(position)
+        if abs(position - row) < 1e-9 and self.move_list.currentRow() != row:
+            self.move_list.blockSignals(True)
+            self.move_list.setCurrentRow(row)
+            self.move_list.blockSignals(False)
+
+    def _move_chosen(self, row: int) -> None:
+        if row >= 0:
+            self.player.pause()
+            self.player.seek(float(row))
+
+    def _show_analysed(self, config) -> None:
+        if self._solved_puzzle is not None:
+            self.analysis_board.set_frame(still_frame(self._solved_puzzle, config.placements))
+
+    # Exports -----------------------------------------------------------------------------
+
+    def _solution_frames(self):
+        """Rendered images of the solution, GIF_STEPS_PER_MOVE per move, then the goal."""
+        result, puzzle = self._solution, self._solved_puzzle
+        assert result is not None and puzzle is not None and result.moves
+        view = BoardView()
+        for step in range(result.moves * GIF_STEPS_PER_MOVE + 1):
+            view.set_frame(frame_at(puzzle, result.path, step / GIF_STEPS_PER_MOVE))
+            yield view.render_image(GIF_SIZE, GIF_SIZE)
+
+    def export_gif(self, path: str) -> None:
+        frames = [image_to_rgb(image) for image in self._solution_frames()]
+        delays = [60] * (len(frames) - 1) + [1500]
+        write_gif(path, frames, delays)
+
+    def export_frames(self, folder: str) -> int:
+        """Save numbered PNG frames into `folder`; returns how many."""
+        count = 0
+        for count, image in enumerate(self._solution_frames(), 1):
+            target = Path(folder) / f"frame_{count:04d}.png"
+            if not image.save(str(target), "PNG"):
+                raise SlidelabError(f"{target}: cannot write")
+        return count
+
+    def _ask_export_gif(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export animated GIF", "solution.gif", "GIF images (*.gif)"
+        )
+        if path:
+            self._report(lambda: self.export_gif(path))
+
+    def _ask_export_frames(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Export PNG frames into")
+        if folder:
+            self._report(lambda: self.export_frames(folder))
+
+    def _report(self, action) -> None:
+        try:
+            action()
+        except SlidelabError as error:
+            QMessageBox.warning(self, "slidelab", str(error))

@@ -1,0 +1,136 @@
+"""Run solver generators on a worker thread and report back through main-thread signals.
+
+The worker iterates a solver generator (see `slidelab.runs`) and checks a cancel
+flag between the events it yields, so a run stops within one kernel chunk.  The
+`SolverRunner` lives in the main thread and re-emits everything the worker
+sends, so widgets and tests connect to an object that belongs to their thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from collections.abc import Callable, Generator
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from slidelab.errors import SlidelabError
+from slidelab.runs import Progress
+
+SolverFactory = Callable[[], Generator[Progress, None, Any]]
+
+
+class _Worker(QObject):
+    """Lives in the worker thread; runs one job at a time."""
+
+    progress = Signal(object)
+    finished = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, cancel: threading.Event) -> None:
+        super().__init__()
+        self._cancel = cancel
+
+    @Slot(object)
+    def run(self, make_solver: SolverFactory) -> None:
+        try:
+            solver = make_solver()
+            while True:
+                if self._cancel.is_set():
+                    solver.close()
+                    self.cancelled.emit()
+                    return
+                try:
+                    event = next(solver)
+                except StopIteration as stop:
+                    self.finished.emit(stop.value)
+                    return
+                self.progress.emit(event)
+        except SlidelabError as error:
+            self.failed.emit(str(error))
+        except Exception:  # a bug: report it instead of killing the thread
+            self.failed.emit("internal error:\n" + traceback.format_exc())
+
+
+class SolverRunner(QObject):
+    """Starts solver runs on a background thread; one run at a time.
+
+    Signals: `started()`, `progress(Progress)`, `finished(result)`, `failed(message)`,
+    `cancelled()`, `busyChanged(bool)`; all emitted in the main thread.
+    """
+
+    started = Signal()
+    progress = Signal(object)
+    finished = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+    busyChanged = Signal(bool)
+    _submit = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._cancel = threading.Event()
+        self._thread = QThread()
+        self._thread.setObjectName("slidelab-solver")
+        self._worker = _Worker(self._cancel)
+        self._worker.moveToThread(self._thread)
+        self._submit.connect(self._worker.run)
+        self._worker.progress.connect(self._on_progress)
+        self._worker.finished.connect(self._on_finished)
+        self._worker.failed.connect(self._on_failed)
+        self._worker.cancelled.connect(self._on_cancelled)
+        self._thread.start()
+        self._busy = False
+        self.started_at = 0.0
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def start(self, make_solver: SolverFactory) -> None:
+        """Run the solver `make_solver()` returns; refuses while another run is going on."""
+        if self._busy:
+            raise RuntimeError("a run is already going on")
+        self._cancel.clear()
+        self._set_busy(True)
+        self.started_at = time.perf_counter()
+        self.started.emit()
+        self._submit.emit(make_solver)
+
+    def cancel(self) -> None:
+        """Ask the current run to stop at its next progress event."""
+        if self._busy:
+            self._cancel.set()
+
+    def shutdown(self) -> None:
+        """Cancel any run and stop the thread (call before the app quits)."""
+        self.cancel()
+        self._thread.quit()
+        self._thread.wait()
+
+    def _set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        self.busyChanged.emit(busy)
+
+    @Slot(object)
+    def _on_progress(self, event: Progress) -> None:
+        if self._busy and not self._cancel.is_set():
+            self.progress.emit(event)
+
+    @Slot(object)
+    def _on_finished(self, result: object) -> None:
+        self._set_busy(False)
+        self.finished.emit(result)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self._set_busy(False)
+        self.failed.emit(message)
+
+    @Slot()
+    def _on_cancelled(self) -> None:
+        self._set_busy(False)
+        self.cancelled.emit()

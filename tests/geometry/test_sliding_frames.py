@@ -1,0 +1,179 @@
+"""Board frames without Qt: still pictures, moves mid-glide, and pairing the moved pieces."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from slidelab.geometry.palettes import KIND_COLOURS, text_colour
+from slidelab.geometry.sliding_frames import (
+    DrawnPiece,
+    Frame,
+    frame_between,
+    moved_pieces,
+    still_frame,
+)
+from slidelab.sliding.draft import Draft
+from slidelab.sliding.library import load_library_puzzle
+from slidelab.sliding.model import KIND_NAMES, Configuration, Placement
+from slidelab.sliding.search import solve
+from tests.sliding.figures import SILLY_MOVES
+
+
+@pytest.fixture(scope="module")
+def silly():
+    return load_library_puzzle("knuth-silly.slide")
+
+
+def solution(puzzle, style):
+    search = solve(puzzle, style)
+    while True:
+        try:
+            next(search)
+        except StopIteration as done:
+            return done.value.path
+
+
+def drawn(frame: Frame) -> Counter:
+    """Where each kind's cells are drawn, whatever the cells/offset split."""
+    return Counter((piece.kind, piece.positions()) for piece in frame.pieces)
+
+
+def test_every_kind_has_its_own_colour_and_a_readable_label_colour():
+    assert sorted(KIND_COLOURS) == sorted(KIND_NAMES)
+    assert len(set(KIND_COLOURS.values())) == 15
+    assert text_colour((0, 0, 0)) == (255, 255, 255)
+    assert text_colour((240, 228, 66)) == (0, 0, 0)
+
+
+def test_a_still_frame_draws_every_piece_at_rest(silly):
+    frame = still_frame(silly, silly.start.placements)
+    assert (frame.rows, frame.cols, frame.obstacles) == (5, 5, silly.obstacles)
+    assert DrawnPiece("1", ((0, 0), (0, 1), (0, 2), (1, 1)), (0.0, 0.0)) in frame.pieces
+    assert Counter(p.kind for p in frame.pieces) == {"1": 1, "2": 1, "3": 2}
+    assert not any(p.highlighted for p in frame.pieces)
+    assert frame.any_cells == frame.empty_required == frame.problem_cells == frozenset()
+    # a full goal needs no marks
+    goal = still_frame(silly, silly.goal.placements, goal=True)
+    assert goal.any_cells == goal.empty_required == frozenset()
+
+
+def test_a_partial_goal_marks_any_and_required_empty_cells():
+    klotski = load_library_puzzle("klotski.slide")
+    frame = still_frame(klotski, klotski.goal.placements, goal=True)
+    assert frame.any_cells == klotski.goal.any_cells
+    assert len(frame.any_cells) == 20 - 4
+    draft = Draft.from_puzzle(klotski).with_goal_cell((0, 0), "empty")
+    frame = still_frame(draft, draft.goal, goal=True)
+    assert frame.empty_required == {(0, 0)}
+    assert frame.any_cells == klotski.goal.any_cells - {(0, 0)}
+    assert still_frame(draft, draft.start).any_cells == frozenset()
+
+
+def test_problem_cells_on_the_board_are_marked(silly):
+    draft = Draft.from_puzzle(silly).moved_piece(Placement("1", 0, 0), (3, 3), goal=False)
+    frame = still_frame(draft, draft.start, problems=draft.problems_in(False))
+    assert frame.problem_cells == {(3, 3), (3, 4), (4, 4)}
+
+
+@pytest.mark.parametrize("style", range(6))
+def test_each_move_of_a_solution_is_one_common_displacement(silly, style):
+    path = solution(silly, style)
+    assert len(path) - 1 == SILLY_MOVES[style]
+    for before, after in pairwise(path):
+        pairs = moved_pieces(before, after)
+        assert pairs
+        shifts = {(b.row - a.row, b.col - a.col) for a, b in pairs}
+        assert len(shifts) == 1
+        assert all(a.kind == b.kind for a, b in pairs)
+        sources, targets = {a for a, _ in pairs}, {b for _, b in pairs}
+        assert (set(before.placements) - sources) | targets == set(after.placements)
+        if style < 3:
+            assert len(pairs) == 1
+
+
+def test_the_superpiece_solution_pairs_identical_pieces_by_the_common_shift(silly):
+    path = solution(silly, 5)
+    assert len(path) == 3
+    assert moved_pieces(path[0], path[1]) in (
+        [
+            (Placement("3", 4, 0), Placement("3", 1, 3)),
+            (Placement("3", 4, 1), Placement("3", 1, 4)),
+        ],
+        [
+            (Placement("1", 0, 0), Placement("1", 2, 2)),
+            (Placement("2", 1, 0), Placement("2", 3, 2)),
+        ],
+    )
+    for before, after in pairwise(path):
+        assert len(moved_pieces(before, after)) == 2
+
+
+def test_a_row_of_identical_pieces_shifting_by_one_moves_both():
+    # The set difference alone says "the left 3 jumped two cells"; both moved one.
+    before = Configuration.of([Placement("3", 4, 0), Placement("3", 4, 1)])
+    after = Configuration.of([Placement("3", 4, 1), Placement("3", 4, 2)])
+    assert moved_pieces(before, after) == [
+        (Placement("3", 4, 0), Placement("3", 4, 1)),
+        (Placement("3", 4, 1), Placement("3", 4, 2)),
+    ]
+    assert moved_pieces(before, before) == []
+
+
+def test_glides_start_and_end_at_the_still_frames(silly):
+    for style in (0, 2, 5):
+        path = solution(silly, style)
+        for before, after in pairwise(path):
+            start = frame_between(silly, before, after, 0.0)
+            end = frame_between(silly, before, after, 1.0)
+            assert drawn(start) == drawn(still_frame(silly, before.placements))
+            assert drawn(end) == drawn(still_frame(silly, after.placements))
+            unlit = [dataclasses.replace(p, highlighted=False) for p in start.pieces]
+            assert tuple(unlit) == still_frame(silly, before.placements).pieces
+            unlit = [dataclasses.replace(p, highlighted=False) for p in end.pieces]
+            assert tuple(unlit) == still_frame(silly, after.placements).pieces
+            moving = {a for a, _ in moved_pieces(before, after)}
+            lit = [p for p in end.pieces if p.highlighted]
+            assert len(lit) == len(moving)
+            assert end.obstacles == silly.obstacles
+
+
+def test_halfway_through_a_move_pieces_are_between_cells(silly):
+    path = solution(silly, 5)
+    frame = frame_between(silly, path[1], path[2], 0.5)
+    lit = {p.kind: p.offset for p in frame.pieces if p.highlighted}
+    assert lit == {"1": (1.0, 1.0), "2": (1.0, 1.0)}
+    quarter = frame_between(silly, path[1], path[2], 0.25)
+    assert {p.kind: p.offset for p in quarter.pieces if p.highlighted}["1"] == (0.5, 0.5)
+    assert frame_between(silly, path[1], path[2], 7.0) == frame_between(silly, path[1], path[2], 1)
+    assert all(not p.highlighted for p in frame_between(silly, path[0], path[0], 0.5).pieces)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sets(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=12),
+    st.data(),
+)
+def test_random_group_moves_of_identical_pieces_pair_consistently(cells, data):
+    """Unit pieces of one kind: any group shifted together is explained by one shift no
+    longer than the real one."""
+    pieces = sorted(Placement("1", r, c) for r, c in cells)
+    group = data.draw(st.sets(st.sampled_from(pieces), min_size=1))
+    dr, dc = data.draw(st.sampled_from([(0, 1), (1, 0), (0, -1), (-1, 0), (2, 1), (-3, 0)]))
+    shifted = {Placement("1", p.row + dr, p.col + dc) for p in group}
+    after_set = (set(pieces) - group) | shifted
+    if len(after_set) != len(pieces) or after_set == set(pieces):
+        return  # the shift would stack two pieces, or changes nothing visible
+    before, after = Configuration.of(pieces), Configuration.of(list(after_set))
+    pairs = moved_pieces(before, after)
+    shifts = {(b.row - a.row, b.col - a.col) for a, b in pairs}
+    assert len(shifts) == 1
+    (sr, sc) = shifts.pop()
+    assert abs(sr) + abs(sc) <= abs(dr) + abs(dc)
+    sources, targets = {a for a, _ in pairs}, {b for _, b in pairs}
+    assert (set(before.placements) - sources) | targets == set(after.placements)

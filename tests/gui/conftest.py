@@ -1,0 +1,31 @@
+"""GUI tests run on a real X server (pytest-xvfb starts Xvfb), through pytest-qt's `qapp`.
+
+The Qt settings below must be made before any QApplication exists, so they happen
+when this file is imported, before pytest-qt creates the application: contexts are
+shared (the OpenGL views need that) and the platform is `xcb`, not `offscreen`,
+because the OpenGL views need a real (virtual) display.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from PySide6.QtCore import QCoreApplication, Qt
+
+# pytest may import this file before pytest-xvfb has started Xvfb and set DISPLAY (for a
+# path given on the command line), so DISPLAY is checked later, in the fixture below.
+os.environ["QT_QPA_PLATFORM"] = "xcb"
+if QCoreApplication.instance() is None:
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _x_display():
+    """Skip every GUI test when there is no X display (session scoped, so that it runs
+    before pytest-qt's session `qapp` would abort on a missing display)."""
+    if not os.environ.get("DISPLAY"):
+        pytest.skip(
+            "no X display: the GUI tests need pytest-xvfb (pip install pytest-xvfb, and the "
+            "Xvfb program) or a DISPLAY"
+        )

@@ -1,0 +1,161 @@
+"""The main window and the sliding workbench, driven as a person would."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QImageReader
+from PySide6.QtWidgets import QMessageBox
+
+from slidelab.gui.main_window import MainWindow
+from slidelab.sliding.library import load_library_puzzle
+from slidelab.sliding.model import Configuration
+from slidelab.sliding.textformat import format_puzzle, parse_puzzle
+from tests.sliding.figures import SILLY, SILLY_MOVES
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    main = MainWindow(settings)
+    qtbot.addWidget(main)
+    main.show()
+    main.activateWindow()
+    qtbot.waitActive(main)
+    qtbot.waitUntil(lambda: not main.runner.busy, timeout=120_000)
+    assert main.status_panel.phase.text() == "ready"
+    yield main
+    main.sliding.undo_stack.setClean()
+    main.close()
+
+
+def shown_configuration(view) -> Configuration:
+    """The configuration a board view shows at rest, read back from its frame."""
+    from slidelab.sliding.model import Placement
+
+    return Configuration.of(
+        [Placement(piece.kind, *min(piece.cells)) for piece in view.frame().pieces]
+    )
+
+
+def solve_in(window, qtbot, style: int):
+    bench = window.sliding
+    bench.style_choice.setCurrentIndex(style)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, Qt.MouseButton.LeftButton)
+    return bench
+
+
+def test_solves_the_puzzle_and_plays_the_solution_to_the_goal(window, qtbot):
+    puzzle = parse_puzzle(SILLY)
+    window.sliding.load_puzzle(puzzle)
+    bench = solve_in(window, qtbot, 2)
+    assert bench.pages.currentIndex() == 1
+    assert bench.solution_summary.text().startswith("Style 2: 4 moves")
+    assert bench.move_list.count() == 5
+    bench.player.speed.setValue(20.0)
+    qtbot.mouseClick(bench.player.play_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not bench.player.playing, timeout=5_000)
+    assert bench.player.position == 4
+    assert puzzle.meets_goal(shown_configuration(bench.solution_view))
+    qtbot.keyClick(bench.solution_view, Qt.Key.Key_Home)
+    assert shown_configuration(bench.solution_view) == puzzle.start
+    qtbot.keyClick(bench.solution_view, Qt.Key.Key_Right)
+    assert bench.player.position == 1
+    bench.move_list.setCurrentRow(3)
+    assert bench.player.position == 3
+
+
+def test_compare_styles_fills_the_table(window, qtbot):
+    window.sliding.load_puzzle(parse_puzzle(SILLY))
+    bench = window.sliding
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.compare_button, Qt.MouseButton.LeftButton)
+    moves = tuple(int(bench.compare_table.item(row, 1).text()) for row in range(6))
+    assert moves == SILLY_MOVES
+
+
+def test_analysis_shows_the_histogram_and_farthest_configurations(window, qtbot):
+    window.sliding.load_puzzle(parse_puzzle(SILLY))
+    bench = window.sliding
+    bench.style_choice.setCurrentIndex(5)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.analyze_button, Qt.MouseButton.LeftButton)
+    view = bench.analysis_view
+    assert list(view.bars.opts["height"]) == [1, 41, 361, 1032, 794, 205, 23]
+    assert view.farthest.count() == 5
+    assert "2,457 reachable" in view.summary.text()
+
+
+def test_opening_a_malformed_file_reports_it_and_keeps_the_puzzle(window, tmp_path, monkeypatch):
+    errors = []
+    monkeypatch.setattr(window, "show_error", errors.append)
+    before = window.sliding.editor.draft()
+    bad = tmp_path / "bad.slide"
+    bad.write_text("2 x 2\n1 = 1\n1q\n01\n")
+    assert not window.open_path(str(bad))
+    assert errors == [f"{bad}:3:2: unexpected character 'q' in the start line"]
+    assert window.sliding.editor.draft() == before
+
+
+def test_any_extension_is_recognised_by_content(window, tmp_path):
+    path = tmp_path / "silly.txt"
+    path.write_text(SILLY)
+    assert window.open_path(str(path))
+    assert window.sliding.editor.draft().to_puzzle() == parse_puzzle(SILLY)
+    assert window.windowTitle() == "silly.txt[*] — slidelab"
+
+
+def test_save_round_trips_atomically_and_remembers_the_file(window, tmp_path):
+    window.sliding.load_puzzle(load_library_puzzle("pennant.slide"))
+    target = tmp_path / "pennant.slide"
+    target.write_text("old contents")
+    assert window.save_to(str(target))
+    assert target.read_text() == format_puzzle(load_library_puzzle("pennant.slide"))
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert window.recent_files()[0] == str(target.resolve())
+
+
+def test_unsaved_changes_are_asked_about_before_they_are_lost(window, qtbot, monkeypatch):
+    bench = window.sliding
+    bench.load_puzzle(parse_puzzle(SILLY))
+    edited = bench.editor.draft().toggled_obstacle((4, 4))
+    bench.editor.apply_edit(edited, "Toggle obstacle")
+    assert bench.is_modified()
+    answers = [QMessageBox.StandardButton.Cancel]
+    monkeypatch.setattr(QMessageBox, "question", lambda *args: answers.pop(0))
+    window.new_document()
+    assert bench.editor.draft() == edited
+    answers.append(QMessageBox.StandardButton.Discard)
+    window.new_document()
+    assert bench.editor.draft().start == ()
+    assert not bench.is_modified()
+
+
+def test_dropping_a_file_opens_it(window, tmp_path):
+    path = tmp_path / "dropped.slide"
+    path.write_text(SILLY)
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        data,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert window.path == str(path)
+
+
+def test_export_gif_writes_every_frame(window, qtbot, tmp_path):
+    window.sliding.load_puzzle(parse_puzzle(SILLY))
+    bench = solve_in(window, qtbot, 5)
+    target = tmp_path / "solution.gif"
+    bench.export_gif(str(target))
+    reader = QImageReader(str(target))
+    assert reader.imageCount() == 2 * 8 + 1
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    assert bench.export_frames(str(frames)) == 17
+    assert sorted(p.name for p in frames.iterdir())[0] == "frame_0001.png"
