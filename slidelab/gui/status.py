@@ -40,17 +40,21 @@ class StatusPanel(QWidget):
 
     def preparing(self) -> None:
         """Kernels are being compiled or loaded."""
-        self.phase.setText("preparing solvers…")
-        self.bar.setRange(0, 0)
+        self.running("preparing solvers…")
+        self.cancel_button.setEnabled(False)
 
     def ready(self, message: str = "ready") -> None:
+        """Idle; `message` says how the last run ended."""
+        if self._clock.isActive():
+            self._tick()
         self._clock.stop()
         self.phase.setText(message)
         self.bar.setRange(0, 1)
-        self.bar.setValue(1)
+        self.bar.setValue(0)
         self.cancel_button.setEnabled(False)
 
     def running(self, phase: str) -> None:
+        """A run started: show `phase` and a busy bar until progress arrives."""
         self._started = time.perf_counter()
         self._last = None
         self.phase.setText(phase)

@@ -12,6 +12,7 @@ import os
 
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QMessageBox
 
 # pytest may import this file before pytest-xvfb has started Xvfb and set DISPLAY (for a
 # path given on the command line), so DISPLAY is checked later, in the fixture below.
@@ -29,3 +30,16 @@ def _x_display():
             "no X display: the GUI tests need pytest-xvfb (pip install pytest-xvfb, and the "
             "Xvfb program) or a DISPLAY"
         )
+
+
+@pytest.fixture(autouse=True)
+def _no_unexpected_dialogs(monkeypatch):
+    """A modal message box would wait for a click that never comes and hang the suite; fail
+    instead, saying what it asked.  Tests that expect a dialog patch it again themselves."""
+
+    def unexpected(*args, **kwargs):
+        texts = [a for a in args if isinstance(a, str)]
+        raise AssertionError(f"unexpected dialog: {texts}")
+
+    for name in ("question", "critical", "warning", "information"):
+        monkeypatch.setattr(QMessageBox, name, unexpected)

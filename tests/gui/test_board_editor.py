@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtCore import QPoint, QSize
 from PySide6.QtGui import QColor, QUndoStack
 
 from slidelab.geometry.palettes import EMPTY_COLOUR, KIND_COLOURS
@@ -15,8 +15,7 @@ from slidelab.gui.sliding.editor import BoardEditor
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.library import load_library_puzzle
 from slidelab.sliding.model import Placement
-
-LEFT = Qt.MouseButton.LeftButton
+from tests.gui.mouse import LEFT, centre, click, drag
 
 
 def rgb(colour: QColor) -> tuple[int, int, int]:
@@ -34,22 +33,6 @@ def editor(qtbot):
     qtbot.waitExposed(widget)
     widget._test_stack = stack  # keep the stack alive as long as the widget
     return widget
-
-
-def centre(view: BoardView, cell) -> QPoint:
-    return view.cell_rect(cell).center().toPoint()
-
-
-def drag(qtbot, view: BoardView, cells) -> None:
-    """Press on the first cell, pass over the others, release on the last."""
-    qtbot.mousePress(view, LEFT, pos=centre(view, cells[0]))
-    for cell in cells[1:]:
-        qtbot.mouseMove(view, centre(view, cell))
-    qtbot.mouseRelease(view, LEFT, pos=centre(view, cells[-1]))
-
-
-def click(qtbot, view: BoardView, cell) -> None:
-    qtbot.mouseClick(view, LEFT, pos=centre(view, cell))
 
 
 def test_geometry_maps_cells_to_squares_and_back(editor):

@@ -11,6 +11,8 @@ from slidelab.gui.main_window import MainWindow
 from slidelab.sliding.library import load_library_puzzle
 from slidelab.sliding.model import Configuration
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
+from tests.gui.mouse import LEFT, click, drag
+from tests.gui.test_worker import BIG as TWELVE
 from tests.sliding.figures import SILLY, SILLY_MOVES
 
 
@@ -18,15 +20,14 @@ from tests.sliding.figures import SILLY, SILLY_MOVES
 def window(qtbot, tmp_path):
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     main = MainWindow(settings)
-    qtbot.addWidget(main)
+    # pytest-qt closes the window after the test; edits a test made are not to be saved
+    qtbot.addWidget(main, before_close_func=lambda w: w.sliding.undo_stack.setClean())
     main.show()
     main.activateWindow()
     qtbot.waitActive(main)
     qtbot.waitUntil(lambda: not main.runner.busy, timeout=120_000)
     assert main.status_panel.phase.text() == "ready"
-    yield main
-    main.sliding.undo_stack.setClean()
-    main.close()
+    return main
 
 
 def shown_configuration(view) -> Configuration:
@@ -64,6 +65,50 @@ def test_solves_the_puzzle_and_plays_the_solution_to_the_goal(window, qtbot):
     assert bench.player.position == 1
     bench.move_list.setCurrentRow(3)
     assert bench.player.position == 3
+
+
+def test_a_puzzle_drawn_by_mouse_is_solved_and_played_to_its_goal(window, qtbot):
+    bench = window.sliding
+    window.new_document()
+    bench.rows.setValue(2)
+    bench.rows.editingFinished.emit()
+    bench.cols.setValue(3)
+    bench.cols.editingFinished.emit()
+    editor = bench.editor
+    drag(qtbot, editor, [(0, 0), (0, 1)])  # a domino, kind 1
+    click(qtbot, editor, (1, 2))  # a unit square, kind 2
+    qtbot.mouseClick(bench.goal_mode, LEFT)
+    drag(qtbot, editor, [(1, 0), (1, 1)])
+    assert not bench.solve_button.isEnabled()  # the goal still lacks the unit square
+    assert bench.problems.item(0).text() == "the start has 1 piece of kind 2 but the goal has 0"
+    click(qtbot, editor, (0, 2))
+    assert bench.problems.item(0).text() == "No problems: ready to solve."
+    puzzle = editor.draft().to_puzzle()
+    assert [kind.pattern() for kind in puzzle.kinds] == ["11", "1"]
+    bench.style_choice.setCurrentIndex(0)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.player.moves == 2  # the domino steps down, the square steps up
+    qtbot.mouseClick(bench.player.end_button, LEFT)
+    assert puzzle.meets_goal(shown_configuration(bench.solution_view))
+    qtbot.keyClick(bench.solution_view, Qt.Key.Key_Home)
+    bench.player.speed.setValue(20.0)
+    qtbot.keyClick(bench.solution_view, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: not bench.player.playing, timeout=5_000)
+    assert puzzle.meets_goal(shown_configuration(bench.solution_view))
+
+
+def test_the_cancel_button_stops_a_long_run(window, qtbot):
+    window.sliding.load_puzzle(parse_puzzle(TWELVE))
+    bench = window.sliding
+    bench.style_choice.setCurrentIndex(5)
+    with qtbot.waitSignal(window.runner.progress, timeout=10_000):
+        qtbot.mouseClick(bench.analyze_button, LEFT)
+    qtbot.wait(300)
+    with qtbot.waitSignal(window.runner.cancelled, timeout=2_000):
+        qtbot.mouseClick(window.status_panel.cancel_button, LEFT)
+    assert window.status_panel.phase.text() == "cancelled"
+    assert bench.analyze_button.isEnabled()
 
 
 def test_compare_styles_fills_the_table(window, qtbot):

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSlider,
+    QStyle,
     QToolButton,
     QWidget,
 )
@@ -59,11 +60,18 @@ class SolutionPlayer(QWidget):
         self._timer.setInterval(16)
         self._timer.timeout.connect(self._advance)
 
-        self.home_button = self._button("⏮", "Go to the start (Home)", self.home)
-        self.back_button = self._button("◀", "One move back (Left)", lambda: self.step(-1))
-        self.play_button = self._button("▶", "Play or pause (Space)", self.toggle)
-        self.forward_button = self._button("▶|", "One move forward (Right)", lambda: self.step(1))
-        self.end_button = self._button("⏭", "Go to the goal (End)", self.end)
+        icon = QStyle.StandardPixmap
+        self.home_button = self._button(
+            icon.SP_MediaSkipBackward, "Go to the start (Home)", self.home
+        )
+        self.back_button = self._button(
+            icon.SP_MediaSeekBackward, "One move back (Left)", lambda: self.step(-1)
+        )
+        self.play_button = self._button(icon.SP_MediaPlay, "Play or pause (Space)", self.toggle)
+        self.forward_button = self._button(
+            icon.SP_MediaSeekForward, "One move forward (Right)", lambda: self.step(1)
+        )
+        self.end_button = self._button(icon.SP_MediaSkipForward, "Go to the goal (End)", self.end)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setToolTip("Scrub through the solution")
         self.slider.valueChanged.connect(self._slider_moved)
@@ -101,9 +109,9 @@ class SolutionPlayer(QWidget):
             shortcut.activated.connect(action)
         self.set_solution(None, ())
 
-    def _button(self, text: str, tip: str, action) -> QToolButton:
+    def _button(self, icon: QStyle.StandardPixmap, tip: str, action) -> QToolButton:
         button = QToolButton()
-        button.setText(text)
+        button.setIcon(self.style().standardIcon(icon))
         button.setToolTip(tip)
         button.clicked.connect(action)
         return button
@@ -152,11 +160,11 @@ class SolutionPlayer(QWidget):
             self.seek(0.0)
         self._last_tick = time.perf_counter()
         self._timer.start()
-        self.play_button.setText("⏸")
+        self.play_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPause))
 
     def pause(self) -> None:
         self._timer.stop()
-        self.play_button.setText("▶")
+        self.play_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
 
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()

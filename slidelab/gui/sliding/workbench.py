@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -225,7 +226,7 @@ class SlidingWorkbench(QWidget):
         layout.addWidget(self.analyze_button, 2, 1)
         layout.addWidget(self.compare_button, 3, 0, 1, 2)
         layout.addWidget(self.compare_table, 4, 0, 1, 2)
-        layout.setRowStretch(5, 1)
+        layout.setRowStretch(4, 1)
         panel.setMaximumWidth(280)
         self._style_changed()
         return panel
@@ -288,6 +289,8 @@ class SlidingWorkbench(QWidget):
         self.problems.clear()
         for problem in draft.problems():
             self.problems.addItem(problem.message)
+        if not self.problems.count():
+            self.problems.addItem("No problems: ready to solve.")
         self._update_actions()
 
     def _resize(self) -> None:
@@ -424,8 +427,8 @@ class SlidingWorkbench(QWidget):
     # Playback ----------------------------------------------------------------------------
 
     def _position_changed(self, position: float) -> None:
-        row = round(position)
-        if abs(position - row) < 1e-9 and self.move_list.currentRow() != row:
+        row = math.floor(position)
+        if self.move_list.currentRow() != row:
             self.move_list.blockSignals(True)
             self.move_list.setCurrentRow(row)
             self.move_list.blockSignals(False)
