@@ -12,10 +12,11 @@ from collections.abc import Sequence
 
 from slidelab import __version__
 from slidelab.errors import ParseError, SlidelabError
+from slidelab.exactcover import command as dlx_command
 from slidelab.sliding import command as slide_command
 
 EXIT_BAD_INPUT = 2
-SUBCOMMANDS = ("slide",)
+SUBCOMMANDS = ("slide", "dlx")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"slidelab {__version__}")
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
     slide_command.register(subcommands)
+    dlx_command.register(subcommands)
     return parser
 
 

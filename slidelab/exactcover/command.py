@@ -1,0 +1,149 @@
+"""`slidelab dlx`: solve an exact-cover problem given in Knuth's DLX format."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from slidelab.errors import SlidelabError
+from slidelab.exactcover.dlxformat import format_option, parse_problem
+from slidelab.exactcover.problem import Problem
+from slidelab.exactcover.search import ExactCoverResult, solve
+from slidelab.exactcover.state import ENGINES, load_state
+from slidelab.fileio import read_text
+from slidelab.progress import ProgressLine
+from slidelab.runs import Progress
+
+EXIT_FOUND, EXIT_NONE = 0, 1
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    parser = subcommands.add_parser(
+        "dlx",
+        help="exact cover (Knuth's DLX formats, with colours and multiplicities)",
+        description="Find the solutions of an exact-cover problem written in Knuth's DLX "
+        "format (DLX1-DLX3: secondary items, item:colour, u:v|item bounds). Solutions are "
+        "printed as their option lines, one blank line after each.",
+    )
+    parser.add_argument("file", nargs="?", default="-", help="problem file (default: stdin)")
+    parser.add_argument("--count", action="store_true", help="print only how many solutions")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--limit", type=int, metavar="N", help="stop after N solutions")
+    parser.add_argument(
+        "--seed", type=int, metavar="S", help="explore in a random order seeded by S"
+    )
+    parser.add_argument(
+        "--engine", choices=ENGINES, help="dancing links or bitsets (default: the faster one)"
+    )
+    parser.add_argument(
+        "--preprocess",
+        action=argparse.BooleanOptionalAction,
+        help="first remove the options no solution can contain (default: with links only)",
+    )
+    parser.add_argument(
+        "--save", metavar="STATE", help="save the search state to STATE now and then"
+    )
+    parser.add_argument(
+        "--save-every",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how often --save writes (default 60)",
+    )
+    parser.add_argument(
+        "--resume", metavar="STATE", help="continue the search saved in STATE (and save there)"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    source = "<stdin>" if args.file == "-" else args.file
+    text = sys.stdin.read() if args.file == "-" else read_text(args.file)
+    problem = parse_problem(text, source)
+    if args.limit is not None and args.limit < 1:
+        raise SlidelabError("--limit must be at least 1")
+    if args.save_every <= 0:
+        raise SlidelabError("--save-every must be positive")
+    _warn_unreachable(problem)
+    state = load_state(args.resume, problem) if args.resume else None
+    search = solve(
+        problem,
+        limit=args.limit,
+        count_only=args.count,
+        random_seed=args.seed,
+        preprocess=args.preprocess,
+        engine=args.engine,
+        state=state,
+        checkpoint=args.save or args.resume,
+        checkpoint_seconds=args.save_every,
+    )
+    progress = ProgressLine()
+    listed: list[list[str]] = []
+    while True:
+        try:
+            event = next(search)
+        except StopIteration as stop:
+            result: ExactCoverResult = stop.value
+            break
+        if isinstance(event, Progress):
+            progress(event)
+            continue
+        progress.clear()
+        for solution in event.solutions:
+            lines = [format_option(problem.options[k]) for k in solution]
+            if args.json:
+                listed.append(lines)
+            else:
+                print("\n".join(lines) + "\n")
+    progress.clear()
+    if args.json:
+        print(json.dumps(_as_json(problem, result, None if args.count else listed)))
+    elif args.count:
+        print(result.count)
+    if not args.json:
+        print(_summary(result), file=sys.stderr)
+    return EXIT_NONE if result.complete and result.count == 0 else EXIT_FOUND
+
+
+def _warn_unreachable(problem: Problem) -> None:
+    """Say, as Knuth's programs do, that options without a primary item play no part."""
+    primary = set(problem.primary)
+    idle = sum(1 for option in problem.options if not any(i in primary for i, _ in option))
+    if idle:
+        print(
+            f"slidelab: {idle} option{'s' if idle != 1 else ''} without a primary item "
+            "can never be chosen",
+            file=sys.stderr,
+        )
+
+
+def _as_json(
+    problem: Problem, result: ExactCoverResult, listed: list[list[str]] | None
+) -> dict[str, Any]:
+    summary: dict[str, Any] = {
+        "solutions": result.count,
+        "nodes": result.nodes,
+        "items": len(problem.items),
+        "primary": len(problem.primary),
+        "secondary": len(problem.secondary),
+        "options": len(problem.options),
+        "seconds": round(result.seconds, 6),
+        "complete": result.complete,
+        "engine": result.engine,
+        "options_removed": result.options_removed,
+    }
+    if listed is not None:
+        summary["found"] = listed
+    return summary
+
+
+def _summary(result: ExactCoverResult) -> str:
+    plural = "" if result.count == 1 else "s"
+    stopped = "" if result.complete else " (stopped at the limit)"
+    return (
+        f"Altogether {result.count:,} solution{plural}{stopped}, {result.nodes:,} nodes, "
+        f"{result.seconds:.3f} s ({result.engine} engine, "
+        f"{result.options_removed:,} useless options removed)."
+    )

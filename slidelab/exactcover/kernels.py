@@ -1,0 +1,612 @@
+"""Numba kernels for exact cover: dancing links (Algorithm M) and bitsets (Algorithm C).
+
+Dancing links (`search_m`, `prune`) use the data structure of TAOCP 7.2.2.1 and
+Knuth's DLX programs, in flat int32 arrays that the driver owns:
+
+- Items are numbered 1..N, primary ones (1..N1) first.  `llink`/`rlink` link the
+  active primary items in a circular list headed by item 0; secondary items link
+  to themselves, so covering one leaves that list alone.
+- Nodes 0..N are the item headers, whose `ulink`/`dlink` head the vertical list
+  of the item's remaining options; `length[i]` is LEN(i).  Node N+1 and the node
+  after each option are spacers: TOP(spacer) = -k before option k, ULINK(spacer)
+  is the first node of the option before it and DLINK(spacer) the last node of
+  the option after it.  Other nodes carry TOP = their item and COLOR: 0 for no
+  colour, c > 0 for colour c, -1 once a purification has made it moot.
+- Multiplicities: BOUND(i) is how many more options may still cover primary item
+  i and SLACK(i) = high - low, both per item.
+
+`search_m` is Algorithm M (multiplicities and colours; Algorithms X and C are its
+special cases).  `search_bits` walks the same tree as Algorithm C on bitsets, for
+small problems whose primary items are covered exactly once.  The comments name
+the steps C2-C8 / M2-M9 of the published algorithms.
+
+The choice stack, the branching degree and the index of the current choice at
+every level, and the registers in `regs` are all the state there is.  A call
+runs until `budget` more nodes have been entered, a solution limit is reached,
+the solution buffer is nearly full, or the search ends; it saves where it
+stopped in `regs[PC]` (ENTER = at step 2 of level l, LEAVE = at step 8/9 after a
+solution), so the next call carries on from there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+LEVEL, PC, NODES, COUNT, FILL, SOLS = range(6)
+"""Indices into `regs`: level l, resume point, nodes, solutions, solution buffer use."""
+REGS = 6
+
+ENTER, LEAVE, DONE = 0, 1, 2
+"""Values of regs[PC]: resume at entering level l, at leaving level l, or the search is over."""
+
+INFINITY = np.int64(1) << 62
+"""A branching degree larger than any real one."""
+
+_C2, _C5, _C6, _C8, _VISIT = 0, 1, 2, 3, 4
+_M2, _M3, _M5, _M6, _M7, _M8, _M9 = 10, 11, 12, 13, 14, 15, 16
+
+_MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _random_below(rng, n):
+    """A pseudo-random integer in [0, n) from the xorshift64* generator whose state is rng[0]."""
+    s = rng[0]
+    s ^= s >> np.uint64(12)
+    s ^= s << np.uint64(25)
+    s ^= s >> np.uint64(27)
+    rng[0] = s
+    return np.int64(((s * _MULTIPLIER) >> np.uint64(33)) % np.uint64(n))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hide(p, top, ulink, dlink, color, length):
+    """hide'(p): take the other nodes of p's option out of their item lists."""
+    q = p + 1
+    while q != p:
+        x = top[q]
+        u = ulink[q]
+        d = dlink[q]
+        if x <= 0:
+            q = u  # spacer: back to the first node of this option
+        elif color[q] < 0:
+            q += 1  # purified already: its item needs no bookkeeping
+        else:
+            dlink[u] = d
+            ulink[d] = u
+            length[x] -= 1
+            q += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unhide(p, top, ulink, dlink, color, length):
+    """unhide'(p): put back what hide'(p) took out, in reverse order."""
+    q = p - 1
+    while q != p:
+        x = top[q]
+        u = ulink[q]
+        d = dlink[q]
+        if x <= 0:
+            q = d  # spacer: on to the last node of this option
+        elif color[q] < 0:
+            q -= 1
+        else:
+            dlink[u] = q
+            ulink[d] = q
+            length[x] += 1
+            q -= 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cover(i, top, ulink, dlink, color, length, llink, rlink):
+    """cover'(i): hide every option of item i and take i out of the active list."""
+    p = dlink[i]
+    while p != i:
+        _hide(p, top, ulink, dlink, color, length)
+        p = dlink[p]
+    left = llink[i]
+    right = rlink[i]
+    rlink[left] = right
+    llink[right] = left
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _uncover(i, top, ulink, dlink, color, length, llink, rlink):
+    """uncover'(i): undo cover'(i)."""
+    left = llink[i]
+    right = rlink[i]
+    rlink[left] = i
+    llink[right] = i
+    p = ulink[i]
+    while p != i:
+        _unhide(p, top, ulink, dlink, color, length)
+        p = ulink[p]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _purify(p, top, ulink, dlink, color, length):
+    """purify(p): hide the options that give p's item another colour; mark the agreeing ones."""
+    c = color[p]
+    i = top[p]
+    q = dlink[i]
+    while q != i:
+        if color[q] == c:
+            if q != p:
+                color[q] = -1
+        else:
+            _hide(q, top, ulink, dlink, color, length)
+        q = dlink[q]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unpurify(p, top, ulink, dlink, color, length):
+    """unpurify(p): undo purify(p)."""
+    c = color[p]
+    i = top[p]
+    q = ulink[i]
+    while q != i:
+        if color[q] < 0:
+            color[q] = c
+        elif q != p:
+            _unhide(q, top, ulink, dlink, color, length)
+        q = ulink[q]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _commit(p, j, top, ulink, dlink, color, length, llink, rlink):
+    """commit(p, j) for a secondary item j of a chosen option."""
+    if color[p] == 0:
+        _cover(j, top, ulink, dlink, color, length, llink, rlink)
+    elif color[p] > 0:
+        _purify(p, top, ulink, dlink, color, length)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _uncommit(p, j, top, ulink, dlink, color, length, llink, rlink):
+    """uncommit(p, j): undo commit(p, j)."""
+    if color[p] == 0:
+        _uncover(j, top, ulink, dlink, color, length, llink, rlink)
+    elif color[p] > 0:
+        _unpurify(p, top, ulink, dlink, color, length)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _visit(x, level, n_items, top, sol_opts, sol_ends, regs):
+    """Append the options x_0..x_{l-1} (null choices left out) to the solution buffer."""
+    fill = regs[FILL]
+    for k in range(level):
+        q = x[k]
+        if q > n_items:
+            while top[q] > 0:
+                q += 1
+            sol_opts[fill] = -top[q] - 1  # the spacer after option k has TOP = -(k + 1)
+            fill += 1
+    sol_ends[regs[SOLS]] = fill
+    regs[SOLS] += 1
+    regs[FILL] = fill
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _buffer_full(x, regs, sol_opts, sol_ends):
+    return regs[SOLS] >= sol_ends.size or regs[FILL] + x.size > sol_opts.size
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tweak(xl, i, hide, top, ulink, dlink, color, length):
+    """tweak(x_l, i) (or tweak' without `hide`): take x_l, the top option of i, out of the game."""
+    if hide:
+        _hide(xl, top, ulink, dlink, color, length)
+    d = dlink[xl]
+    dlink[i] = d
+    ulink[d] = i
+    length[i] -= 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _untweak(a, i, unhide, top, ulink, dlink, color, length):
+    """untweak(l) (or untweak' without `unhide`): restore the options tweaked from FT_l = a on."""
+    xx = a
+    y = i
+    z = dlink[i]
+    dlink[i] = xx
+    k = 0
+    while xx != z:
+        ulink[xx] = y
+        k += 1
+        if unhide:
+            _unhide(xx, top, ulink, dlink, color, length)
+        y = xx
+        xx = dlink[xx]
+    ulink[z] = y
+    length[i] += k
+
+
+@njit(cache=True, nogil=True)
+def search_m(
+    top, ulink, dlink, color, length, llink, rlink, bound, slack,
+    x, ft, degree, tried, regs, rng, randomize, n_items, n_primary,
+    listing, sol_opts, sol_ends, limit, budget,
+):  # fmt: skip
+    """Algorithm M (exact cover with multiplicities and colours) for at most `budget` nodes.
+
+    Primary item i must be covered between BOUND(i) - SLACK(i) and BOUND(i) times.
+    A level may make a null choice (x_l = i, no option): item i then takes no
+    more options.  With `listing`, solutions go to `sol_opts` / `sol_ends` as option
+    numbers; the search stops at `limit` solutions.  Everything it did is in the arrays.
+    """
+    level = regs[LEVEL]
+    nodes = regs[NODES]
+    stop = nodes + budget
+    i = 0
+    step = _M2 if regs[PC] == ENTER else _M9
+    while True:
+        if step == _M2:
+            # M2. [Enter level l.]
+            if nodes >= stop:
+                regs[PC] = ENTER
+                break
+            step = _VISIT if rlink[0] == 0 else _M3
+        elif step == _M3:
+            # M3. [Choose i.] Minimum branching degree theta = LEN + 1 - max(BOUND - SLACK, 0);
+            # ties go to the smaller min(SLACK, BOUND), then to the longer list, then to the
+            # leftmost item (Knuth's DLX3).  An item that no choice can violate any more
+            # (SLACK >= BOUND >= LEN) is branched on only when nothing else is left; if all
+            # of those have empty lists, the partial solution is complete.
+            theta = INFINITY
+            best_s = INFINITY
+            best_len = -1
+            ties = 0
+            free = 0
+            p = rlink[0]
+            while p != 0:
+                b = bound[p]
+                s = min(slack[p], b)
+                lam = length[p]
+                if lam > b or s < b:
+                    t = lam + s - b + 1
+                    if t < theta or (
+                        t == theta and (s < best_s or (s == best_s and lam > best_len))
+                    ):
+                        theta = t
+                        i = p
+                        best_s = s
+                        best_len = lam
+                        ties = 1
+                        if t <= 0:
+                            break
+                    elif t == theta and s == best_s and lam == best_len and randomize:
+                        ties += 1
+                        if _random_below(rng, ties) == 0:
+                            i = p
+                elif lam > 0 and free == 0:
+                    free = p
+                p = rlink[p]
+            if theta == INFINITY:
+                if free == 0:
+                    step = _VISIT
+                    continue
+                i = free
+                theta = length[free] + 1
+            nodes += 1
+            degree[level] = theta
+            tried[level] = 0
+            if theta <= 0:
+                step = _M9
+                continue
+            # M4. [Prepare to branch on i.]
+            x[level] = dlink[i]
+            bound[i] -= 1
+            if bound[i] == 0:
+                _cover(i, top, ulink, dlink, color, length, llink, rlink)
+            if bound[i] != 0 or slack[i] != 0:
+                ft[level] = x[level]
+            step = _M5
+        elif step == _M5:
+            # M5. [Possibly tweak x_l.]
+            xl = x[level]
+            if bound[i] == 0 and slack[i] == 0:
+                step = _M6 if xl != i else _M8
+                continue
+            if length[i] <= bound[i] - slack[i]:
+                step = _M8  # too few options left for i's lower bound
+                continue
+            if xl != i:
+                _tweak(xl, i, bound[i] != 0, top, ulink, dlink, color, length)
+            elif bound[i] != 0:
+                # the null choice: i takes no more options
+                left = llink[i]
+                right = rlink[i]
+                rlink[left] = right
+                llink[right] = left
+            step = _M6
+        elif step == _M6:
+            # M6. [Try x_l.] Commit the other items of x_l (primary ones lose one from BOUND).
+            xl = x[level]
+            if xl != i:
+                p = xl + 1
+                while p != xl:
+                    j = top[p]
+                    if j <= 0:
+                        p = ulink[p]
+                    elif j <= n_primary:
+                        bound[j] -= 1
+                        p += 1
+                        if bound[j] == 0:
+                            _cover(j, top, ulink, dlink, color, length, llink, rlink)
+                    else:
+                        _commit(p, j, top, ulink, dlink, color, length, llink, rlink)
+                        p += 1
+            level += 1
+            step = _M2
+        elif step == _M7:
+            # M7. [Try again.] Uncommit the items of x_l right to left; try the next option.
+            xl = x[level]
+            p = xl - 1
+            while p != xl:
+                j = top[p]
+                if j <= 0:
+                    p = dlink[p]
+                elif j <= n_primary:
+                    bound[j] += 1
+                    p -= 1
+                    if bound[j] == 1:
+                        _uncover(j, top, ulink, dlink, color, length, llink, rlink)
+                else:
+                    _uncommit(p, j, top, ulink, dlink, color, length, llink, rlink)
+                    p -= 1
+            x[level] = dlink[xl]
+            tried[level] += 1
+            step = _M5
+        elif step == _M8:
+            # M8. [Restore i.]
+            if bound[i] == 0 and slack[i] == 0:
+                _uncover(i, top, ulink, dlink, color, length, llink, rlink)
+            else:
+                _untweak(ft[level], i, bound[i] != 0, top, ulink, dlink, color, length)
+                if bound[i] == 0:
+                    _uncover(i, top, ulink, dlink, color, length, llink, rlink)
+            bound[i] += 1
+            step = _M9
+        elif step == _M9:
+            # M9. [Leave level l.]
+            if level == 0:
+                regs[PC] = DONE
+                break
+            level -= 1
+            xl = x[level]
+            if xl <= n_items:
+                # undo the null choice: reactivate i
+                i = xl
+                left = llink[i]
+                right = rlink[i]
+                rlink[left] = i
+                llink[right] = i
+                step = _M8
+            else:
+                i = top[xl]
+                step = _M7
+        else:
+            # M2 found a solution: the options among x_0 .. x_{l-1}.
+            regs[COUNT] += 1
+            if listing:
+                _visit(x, level, n_items, top, sol_opts, sol_ends, regs)
+            step = _M9
+            if regs[COUNT] >= limit or (listing and _buffer_full(x, regs, sol_opts, sol_ends)):
+                regs[PC] = LEAVE
+                break
+    regs[LEVEL] = level
+    regs[NODES] = nodes
+
+
+@njit(cache=True, nogil=True)
+def prune(
+    top, ulink, dlink, color, length, llink, rlink, n_primary, first, alive, start, budget
+):  # fmt: skip
+    """Remove options that cannot be in any solution of an exactly-once problem.
+
+    Option k is tried as Algorithm C would choose it at level 0 (cover one of its
+    primary items, commit the others); if that leaves an active primary item with
+    no options, no solution contains k, and k leaves every list for good.  Options
+    without a primary item go too, as in Knuth's programs.  Looks at options
+    start, start+1, ... (node `first[k]` begins option k) until `budget` have been
+    tried; returns (next option, how many were removed).
+    """
+    removed = 0
+    k = start
+    while k < first.size and k < start + budget:
+        if alive[k]:
+            a = first[k]
+            b = a
+            xl = -1
+            while top[b] > 0:
+                if xl < 0 and top[b] <= n_primary:
+                    xl = b
+                b += 1
+            useless = xl < 0
+            if not useless:
+                i = top[xl]
+                _cover(i, top, ulink, dlink, color, length, llink, rlink)
+                p = xl + 1
+                while p != xl:
+                    j = top[p]
+                    if j <= 0:
+                        p = ulink[p]
+                    else:
+                        _commit(p, j, top, ulink, dlink, color, length, llink, rlink)
+                        p += 1
+                q = rlink[0]
+                while q != 0:
+                    if length[q] == 0:
+                        useless = True
+                        break
+                    q = rlink[q]
+                p = xl - 1
+                while p != xl:
+                    j = top[p]
+                    if j <= 0:
+                        p = dlink[p]
+                    else:
+                        _uncommit(p, j, top, ulink, dlink, color, length, llink, rlink)
+                        p -= 1
+                _uncover(i, top, ulink, dlink, color, length, llink, rlink)
+            if useless:
+                for q in range(a, b):
+                    u = ulink[q]
+                    d = dlink[q]
+                    dlink[u] = d
+                    ulink[d] = u
+                    length[top[q]] -= 1
+                alive[k] = False
+                removed += 1
+        k += 1
+    return k, removed
+
+
+@intrinsic
+def _popcount(typingctx, word):
+    """The number of 1 bits in a uint64 (LLVM's ctpop: one instruction where the CPU has it)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx, word):
+    """The index of the lowest 1 bit of a nonzero uint64 (LLVM's cttz)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_option(live, level, item_opts, i, start):
+    """The first option >= start that is still live at `level` and contains item i, or -1."""
+    words = live.shape[1]
+    w = start >> 6
+    if w >= words:
+        return -1
+    word = live[level, w] & item_opts[i, w] & (_ALL << np.uint64(start & 63))
+    while word == 0:
+        w += 1
+        if w == words:
+            return -1
+        word = live[level, w] & item_opts[i, w]
+    return (w << 6) + np.int64(_lowest_bit(word))
+
+
+@njit(cache=True, nogil=True)
+def search_bits(
+    item_opts, conflict, option_cover, order, live, covered,
+    x, item, degree, tried, regs, rng, randomize, n_primary,
+    listing, sol_opts, sol_ends, limit, budget,
+):  # fmt: skip
+    """Algorithm C (exactly-once items, colours) on bitsets; called like `search_m`.
+
+    The search tree is the one dancing links explore: `live[l]` holds, one bit per
+    option, the options that agree with x_0 .. x_{l-1} (those a DLX search still has
+    in its lists at level l), so LEN(i) = |live[l] & item_opts[i]| and the MRV choice,
+    Knuth's leftmost tie rule and the order of the options (their numbers) all match.
+    Covering an option is `live[l + 1] = live[l] & ~conflict[x_l]`, and undoing it is
+    free.  `covered[l]` has one bit per primary item (bit i - 1 for item i) already
+    covered at level l.  Option k here is option `order[k]` of the problem.
+    """
+    words = live.shape[1]
+    item_words = covered.shape[1]
+    level = regs[LEVEL]
+    nodes = regs[NODES]
+    stop = nodes + budget
+    i = 0
+    step = _C2 if regs[PC] == ENTER else _C8
+    while True:
+        if step == _C2:
+            # C2. [Enter level l.]
+            if nodes >= stop:
+                regs[PC] = ENTER
+                break
+            # C3. [Choose i.] The uncovered primary item with the fewest live options,
+            # the leftmost of several (or one of them at random).
+            theta = INFINITY
+            ties = 0
+            for v in range(item_words):
+                open_items = ~covered[level, v]
+                while open_items != 0:
+                    bit = np.int64(_lowest_bit(open_items))
+                    open_items &= open_items - np.uint64(1)
+                    p = (v << 6) + bit + 1
+                    if p > n_primary:
+                        break
+                    lam = 0
+                    for w in range(words):
+                        lam += np.int64(_popcount(live[level, w] & item_opts[p, w]))
+                        if lam > theta:
+                            break
+                    if lam < theta:
+                        theta = lam
+                        i = p
+                        ties = 1
+                    elif lam == theta and randomize:
+                        ties += 1
+                        if _random_below(rng, ties) == 0:
+                            i = p
+                if theta == 0:
+                    break
+            if theta == INFINITY:
+                step = _VISIT  # every primary item is covered
+                continue
+            nodes += 1
+            degree[level] = theta
+            tried[level] = 0
+            item[level] = i
+            # C4. [Cover i.] (Nothing to do: level l + 1 starts from live[l].)
+            x[level] = _next_option(live, level, item_opts, i, 0)
+            step = _C5
+        elif step == _C5:
+            # C5. [Try x_l.]
+            xl = x[level]
+            if xl < 0:
+                step = _C8  # C7. [Backtrack.] (Nothing to uncover.)
+                continue
+            for w in range(words):
+                live[level + 1, w] = live[level, w] & ~conflict[xl, w]
+            for v in range(item_words):
+                covered[level + 1, v] = covered[level, v] | option_cover[xl, v]
+            level += 1
+            step = _C2
+        elif step == _C6:
+            # C6. [Try again.]
+            i = item[level]
+            tried[level] += 1
+            x[level] = _next_option(live, level, item_opts, i, x[level] + 1)
+            step = _C5
+        elif step == _C8:
+            # C8. [Leave level l.]
+            if level == 0:
+                regs[PC] = DONE
+                break
+            level -= 1
+            step = _C6
+        else:
+            # C2 found a solution: x_0 .. x_{l-1}.
+            regs[COUNT] += 1
+            if listing:
+                fill = regs[FILL]
+                for k in range(level):
+                    sol_opts[fill] = order[x[k]]
+                    fill += 1
+                sol_ends[regs[SOLS]] = fill
+                regs[SOLS] += 1
+                regs[FILL] = fill
+            step = _C8
+            if regs[COUNT] >= limit or (listing and _buffer_full(x, regs, sol_opts, sol_ends)):
+                regs[PC] = LEAVE
+                break
+    regs[LEVEL] = level
+    regs[NODES] = nodes

@@ -1,0 +1,193 @@
+"""Exact-cover problems as plain Python values, checked, and as the flat arrays the kernels read.
+
+A problem has *primary* items, each covered between `low` and `high` times by a
+solution (exactly once unless bounds say otherwise), and *secondary* items,
+covered at most once, or by any number of options that give them the same
+colour.  Items and colours are any hashable values; the DLX file format
+(`slidelab.exactcover.dlxformat`) restricts them to short names.
+
+An option is a tuple of entries `(item, colour)`, with colour None when the
+entry has none (primary items never have one).  As in Knuth's programs, an
+option without a primary item can never be chosen: the search reaches options
+only through primary items.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from slidelab.errors import SlidelabError
+
+Item = Hashable
+Colour = Hashable
+Entry = tuple[Item, Colour | None]
+Option = tuple[Entry, ...]
+
+
+class ProblemError(SlidelabError, ValueError):
+    """A problem that breaks the rules of exact cover (unknown or repeated items, bad bounds...)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Items, bounds and options of one exact-cover problem (Knuth's DLX1-DLX3 model)."""
+
+    primary: tuple[Item, ...]
+    """Items every solution must cover (between their bounds)."""
+    options: tuple[Option, ...]
+    """The options a solution picks from, each a tuple of (item, colour or None)."""
+    secondary: tuple[Item, ...] = ()
+    """Items covered at most once, or by options that agree on their colour."""
+    bounds: tuple[tuple[int, int], ...] = field(default=())
+    """(low, high) for each primary item, in the order of `primary`; () means all (1, 1)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "primary", tuple(self.primary))
+        object.__setattr__(self, "secondary", tuple(self.secondary))
+        object.__setattr__(
+            self, "options", tuple(tuple((e[0], e[1]) for e in o) for o in self.options)
+        )
+        bounds = tuple((int(lo), int(hi)) for lo, hi in self.bounds)
+        if not bounds:
+            bounds = ((1, 1),) * len(self.primary)
+        object.__setattr__(self, "bounds", bounds)
+        _validate(self)
+
+    @classmethod
+    def of_sets(
+        cls,
+        primary: Iterable[Item],
+        options: Iterable[Iterable[Item]],
+        secondary: Iterable[Item] = (),
+        bounds: Mapping[Item, tuple[int, int]] | None = None,
+    ) -> Problem:
+        """A problem whose options are plain collections of items (no colours).
+
+        `bounds` maps some primary items to (low, high); the others get (1, 1).
+        """
+        primary = tuple(primary)
+        bounds = dict(bounds or {})
+        unknown = [item for item in bounds if item not in set(primary)]
+        if unknown:
+            raise ProblemError(f"bounds given for {unknown[0]!r}, which is not a primary item")
+        return cls(
+            primary=primary,
+            options=tuple(tuple((item, None) for item in option) for option in options),
+            secondary=tuple(secondary),
+            bounds=tuple(bounds.get(item, (1, 1)) for item in primary),
+        )
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        """Primary items, then secondary ones."""
+        return self.primary + self.secondary
+
+    @property
+    def has_multiplicities(self) -> bool:
+        """Whether some primary item has bounds other than (1, 1)."""
+        return any(b != (1, 1) for b in self.bounds)
+
+    def without_options(self, removed: Iterable[int]) -> Problem:
+        """The same problem less the options numbered in `removed` (for symmetry breaking)."""
+        gone = set(removed)
+        kept = tuple(o for k, o in enumerate(self.options) if k not in gone)
+        return Problem(self.primary, kept, self.secondary, self.bounds)
+
+    def matrix(self) -> Matrix:
+        """The flat integer form the kernels work on."""
+        number = {item: k + 1 for k, item in enumerate(self.items)}
+        colour_ids: dict[Colour, int] = {}
+        items: list[int] = []
+        colours: list[int] = []
+        starts = [0]
+        for option in self.options:
+            for item, colour in option:
+                items.append(number[item])
+                colours.append(
+                    0 if colour is None else colour_ids.setdefault(colour, 1 + len(colour_ids))
+                )
+            starts.append(len(items))
+        return Matrix(
+            n_primary=len(self.primary),
+            n_items=len(self.primary) + len(self.secondary),
+            option_items=np.array(items, np.int32),
+            option_starts=np.array(starts, np.int64),
+            option_colours=np.array(colours, np.int32),
+            low=np.array([lo for lo, _ in self.bounds], np.int64),
+            high=np.array([hi for _, hi in self.bounds], np.int64),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Matrix:
+    """A problem as integer arrays: items are numbered 1..n_items, primary ones first."""
+
+    n_primary: int
+    n_items: int
+    option_items: np.ndarray
+    """Item numbers of every option, one option after another (int32)."""
+    option_starts: np.ndarray
+    """Where each option starts in `option_items`; one more entry than there are options."""
+    option_colours: np.ndarray
+    """Colour number of each entry of `option_items`; 0 means no colour (int32)."""
+    low: np.ndarray
+    """Lower bound of each primary item (index item - 1)."""
+    high: np.ndarray
+    """Upper bound of each primary item."""
+
+    @property
+    def n_options(self) -> int:
+        return len(self.option_starts) - 1
+
+    def option(self, k: int) -> np.ndarray:
+        """Item numbers of option k."""
+        return self.option_items[self.option_starts[k] : self.option_starts[k + 1]]
+
+    def fingerprint(self) -> str:
+        """A digest of the whole matrix, to tell whether a saved search belongs to it."""
+        digest = hashlib.sha256()
+        digest.update(np.array([self.n_primary, self.n_items], np.int64).tobytes())
+        for array in (
+            self.option_items,
+            self.option_starts,
+            self.option_colours,
+            self.low,
+            self.high,
+        ):
+            digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+        return digest.hexdigest()
+
+
+def _validate(problem: Problem) -> None:
+    """Raise ProblemError unless `problem` follows the rules of Knuth's DLX programs."""
+    if len(problem.bounds) != len(problem.primary):
+        raise ProblemError(
+            f"{len(problem.bounds)} bounds given for {len(problem.primary)} primary items"
+        )
+    seen: set[Item] = set()
+    for item in problem.items:
+        if item in seen:
+            raise ProblemError(f"item {item!r} is listed twice")
+        seen.add(item)
+    for item, (low, high) in zip(problem.primary, problem.bounds, strict=True):
+        if high <= 0:
+            raise ProblemError(f"item {item!r}: the upper bound must be positive, not {high}")
+        if not 0 <= low <= high:
+            raise ProblemError(f"item {item!r}: bounds {low}:{high} need 0 <= low <= high")
+    primary = set(problem.primary)
+    for number, option in enumerate(problem.options):
+        if not option:
+            raise ProblemError(f"option {number} is empty")
+        named: set[Item] = set()
+        for item, colour in option:
+            if item not in seen:
+                raise ProblemError(f"option {number} names unknown item {item!r}")
+            if item in named:
+                raise ProblemError(f"option {number} names item {item!r} twice")
+            if colour is not None and item in primary:
+                raise ProblemError(f"option {number} gives primary item {item!r} a colour")
+            named.add(item)

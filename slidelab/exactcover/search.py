@@ -1,0 +1,252 @@
+"""Exact-cover search driver: count, list, stop early, randomize, save and resume.
+
+`solve` is a generator.  Between kernel chunks of about 50 ms it yields a
+`Progress` (nodes, solutions, Knuth's estimate of the fraction done) and, when
+listing, a `SolutionsFound` with the solutions of that chunk; it returns an
+`ExactCoverResult`.  Closing the generator cancels the run; with `checkpoint`
+the search state is written to that file every `checkpoint_seconds`, when the
+run is cancelled and when it ends, and `load_state` + `solve(state=...)`
+carries on from there.
+
+    for event in solve(problem):
+        if isinstance(event, SolutionsFound):
+            ...  # event.solutions: tuples of option numbers
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Generator
+from dataclasses import dataclass
+
+import numpy as np
+
+from slidelab.errors import SlidelabError
+from slidelab.exactcover import kernels
+from slidelab.exactcover.problem import Option, Problem
+from slidelab.exactcover.state import (
+    BITS,
+    LINKS,
+    SearchState,
+    choose_engine,
+    first_nodes,
+    links_for_pruning,
+    save_state,
+)
+from slidelab.runs import Progress, run_to_end
+
+CHUNK_SECONDS = 0.05
+"""How long one kernel call should run before control returns to the driver."""
+
+PRUNE_CHUNK = 256
+"""Options examined per preprocessing call, to begin with."""
+
+SOLUTION_BATCH = 4096
+"""Most solutions a chunk hands back at once."""
+
+
+@dataclass(frozen=True)
+class SolutionsFound:
+    """Solutions found since the last event, each a tuple of option numbers in the order chosen.
+
+    Option numbers index `Problem.options`.
+    """
+
+    solutions: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class ExactCoverResult:
+    """The outcome of a search."""
+
+    count: int
+    """Solutions found (all of them when `complete`)."""
+    nodes: int
+    """Search-tree nodes at which an item was chosen for branching (Knuth's DLX1 'nodes')."""
+    complete: bool
+    """Whether the whole search tree was explored (False when stopped by `limit`)."""
+    seconds: float
+    """Time this call spent, preprocessing included."""
+    engine: str
+    """"bits" (Algorithm C on bitsets) or "links" (dancing links, Algorithm M)."""
+    options_removed: int
+    """Options preprocessing removed because no solution can contain them."""
+
+
+Event = Progress | SolutionsFound
+
+
+def solve(
+    problem: Problem,
+    *,
+    limit: int | None = None,
+    count_only: bool = False,
+    random_seed: int | None = None,
+    preprocess: bool | None = None,
+    engine: str | None = None,
+    state: SearchState | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    checkpoint_seconds: float = 60.0,
+    max_chunk_nodes: int | None = None,
+) -> Generator[Event, None, ExactCoverResult]:
+    """Search `problem` for solutions, yielding progress and (unless `count_only`) solutions.
+
+    `limit` stops the search after that many solutions in all; `random_seed` shuffles
+    the options of every item and breaks ties at random.  `engine` forces "links" or
+    "bits" (default: `state.choose_engine`).  `preprocess` first removes options no
+    solution can contain (problems without multiplicities only); by default it does
+    so for the links engine, where it pays, and not for the bits engine, where it
+    costs about what it saves (see docs/EXACTCOVER.md).  `state` resumes a saved
+    search, whose own settings then apply.  `max_chunk_nodes` caps the nodes of one
+    kernel call (for tests and very frequent progress).
+    """
+    if limit is not None and limit < 1:
+        raise SlidelabError("the solution limit must be at least 1")
+    started = time.perf_counter()
+    if state is None:
+        engine = engine or choose_engine(problem)
+        if preprocess is None:
+            preprocess = engine == LINKS
+        alive = None
+        if preprocess and not problem.has_multiplicities:
+            alive = yield from _useless_options(problem, started)
+        state = SearchState.start(problem, engine=engine, random_seed=random_seed, alive=alive)
+    elif state.fingerprint != problem.matrix().fingerprint():
+        raise SlidelabError("the saved search belongs to another problem")
+    run = _Run(state, not count_only, limit, max_chunk_nodes)
+    saved_at = time.perf_counter()
+    try:
+        while not state.done and state.count < run.limit:
+            run.chunk()
+            if run.found:
+                yield SolutionsFound(run.take_solutions())
+            if checkpoint is not None and time.perf_counter() - saved_at >= checkpoint_seconds:
+                save_state(checkpoint, state)
+                saved_at = time.perf_counter()
+            yield Progress(
+                phase="exact cover",
+                explored=state.nodes,
+                elapsed=time.perf_counter() - started,
+                depth=state.level,
+                found=state.count,
+                fraction=state.fraction(),
+            )
+    finally:
+        if checkpoint is not None:
+            save_state(checkpoint, state)
+    return ExactCoverResult(
+        count=state.count,
+        nodes=state.nodes,
+        complete=state.done,
+        seconds=time.perf_counter() - started,
+        engine=state.engine,
+        options_removed=state.options_removed,
+    )
+
+
+class _Run:
+    """Calls the right kernel in chunks sized to take about CHUNK_SECONDS."""
+
+    def __init__(
+        self, state: SearchState, listing: bool, limit: int | None, max_nodes: int | None
+    ) -> None:
+        self.state = state
+        self.listing = listing
+        self.limit = limit if limit is not None else int(kernels.INFINITY)
+        self.max_nodes = max_nodes or 1 << 40
+        self.budget = min(1024, self.max_nodes)
+        levels = len(state.arrays.x)
+        state.arrays.regs[kernels.SOLS] = state.arrays.regs[kernels.FILL] = 0
+        self.sol_ends = np.zeros(SOLUTION_BATCH if listing else 1, np.int64)
+        self.sol_opts = np.zeros(max(16 * levels, 1 << 16) if listing else 1, np.int32)
+
+    @property
+    def found(self) -> bool:
+        return self.state.arrays.regs[kernels.SOLS] > 0
+
+    def chunk(self) -> None:
+        a = self.state.arrays
+        tick = time.perf_counter()
+        if self.state.engine == BITS:
+            kernels.search_bits(
+                a.item_opts, a.conflict, a.option_cover, a.order, a.live, a.covered,
+                a.x, a.item, a.degree, a.tried, a.regs, a.rng, self.state.random_seed is not None,
+                self.state.n_primary, self.listing, self.sol_opts, self.sol_ends,
+                self.limit, self.budget,
+            )  # fmt: skip
+        else:
+            kernels.search_m(
+                a.top, a.ulink, a.dlink, a.color, a.length, a.llink, a.rlink, a.bound, a.slack,
+                a.x, a.ft, a.degree, a.tried, a.regs, a.rng, self.state.random_seed is not None,
+                self.state.n_items, self.state.n_primary, self.listing, self.sol_opts,
+                self.sol_ends, self.limit, self.budget,
+            )  # fmt: skip
+        took = time.perf_counter() - tick
+        grown = self.budget * CHUNK_SECONDS / max(took, 1e-4)
+        self.budget = int(min(max(grown, 16), 1 << 26, self.max_nodes))
+
+    def take_solutions(self) -> tuple[tuple[int, ...], ...]:
+        """The solutions in the buffer, which is then emptied."""
+        regs = self.state.arrays.regs
+        ends = self.sol_ends[: regs[kernels.SOLS]].tolist()
+        flat = self.sol_opts[: regs[kernels.FILL]].tolist()
+        regs[kernels.SOLS] = regs[kernels.FILL] = 0
+        begins = [0, *ends[:-1]]
+        return tuple(tuple(flat[b:e]) for b, e in zip(begins, ends, strict=True))
+
+
+def _useless_options(problem: Problem, started: float) -> Generator[Progress, None, np.ndarray]:
+    """Which options to keep: pass after pass of `kernels.prune` until no option goes."""
+    matrix = problem.matrix()
+    a = links_for_pruning(matrix)
+    first = first_nodes(matrix)
+    alive = np.ones(len(first), np.bool_)
+    budget = PRUNE_CHUNK
+    changed = True
+    while changed:
+        changed = False
+        start = 0
+        while start < len(first):
+            tick = time.perf_counter()
+            start, removed = kernels.prune(
+                a.top, a.ulink, a.dlink, a.color, a.length, a.llink, a.rlink,
+                matrix.n_primary, first, alive, start, budget,
+            )  # fmt: skip
+            took = time.perf_counter() - tick
+            budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 16), 1 << 24))
+            changed = changed or removed > 0
+            yield Progress(
+                phase="removing useless options",
+                explored=int(len(alive) - alive.sum()),
+                elapsed=time.perf_counter() - started,
+            )
+    return alive
+
+
+def count_solutions(problem: Problem, **settings: object) -> int:
+    """How many solutions `problem` has (`settings` as for `solve`)."""
+    search = solve(problem, count_only=True, **settings)  # type: ignore[arg-type]
+    return run_to_end(search).count  # type: ignore[arg-type]
+
+
+def find_solutions(
+    problem: Problem, limit: int | None = None, **settings: object
+) -> list[list[Option]]:
+    """The solutions of `problem` (at most `limit`), each as the list of its options."""
+    found: list[list[Option]] = []
+    search = solve(problem, limit=limit, **settings)  # type: ignore[arg-type]
+    for event in search:
+        if isinstance(event, SolutionsFound):
+            found += [[problem.options[k] for k in solution] for solution in event.solutions]
+    return found
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel, so a first search starts at once."""
+    plain = Problem.of_sets(["a", "b"], [["a"], ["b"], ["a", "b"]], secondary=["s"])
+    bounded = Problem.of_sets(["a", "b"], [["a"], ["b"], ["a", "b"]], bounds={"a": (1, 2)})
+    for problem in (plain, bounded):
+        for seed in (None, 1):
+            find_solutions(problem, random_seed=seed, preprocess=True)
+            count_solutions(problem, random_seed=seed, engine=LINKS)

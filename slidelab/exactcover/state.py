@@ -1,0 +1,381 @@
+"""The whole state of an exact-cover search in arrays: built from a problem, saved, resumed.
+
+A search lives in the arrays of one of two engines (see `slidelab.exactcover.kernels`):
+
+- "links": Knuth's dancing links, Algorithm M (any bounds, colours);
+- "bits": the same search tree as Algorithm C on bitsets, for problems whose
+  primary items are all covered exactly once and small enough for it to pay.
+
+Between kernel chunks the arrays are consistent, so writing them to a file
+(numpy's npz, replaced atomically) and reading them back later continues the
+search exactly where it stopped.  A file records a fingerprint of the problem
+it belongs to and is refused for any other.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from slidelab.errors import SlidelabError
+from slidelab.exactcover import kernels
+from slidelab.exactcover.problem import Matrix, Problem
+from slidelab.fileio import FileAccessError, write_bytes_atomically
+
+FORMAT_VERSION = 1
+"""Bumped whenever the meaning of the saved arrays changes."""
+
+LINKS, BITS = "links", "bits"
+ENGINES = (LINKS, BITS)
+
+BITS_MAX_WORK = 3072
+"""The bits engine is chosen when (primary items) x (options / 64) is at most this."""
+
+BITS_MAX_OPTIONS = 8192
+"""... and there are at most this many options (its tables grow with their square)."""
+
+
+class StateError(SlidelabError):
+    """A saved search that cannot be resumed (another problem, another version, a damaged file)."""
+
+
+@dataclass(eq=False)
+class LinksArrays:
+    """Dancing links and the choice stack; names as in TAOCP 7.2.2.1 (see `kernels`)."""
+
+    top: np.ndarray
+    ulink: np.ndarray
+    dlink: np.ndarray
+    color: np.ndarray
+    length: np.ndarray
+    llink: np.ndarray
+    rlink: np.ndarray
+    bound: np.ndarray
+    slack: np.ndarray
+    x: np.ndarray
+    """The choice x_l at each level: a node of the chosen option, or item i for a null choice."""
+    ft: np.ndarray
+    """FT_l: the first option tweaked at level l (Algorithm M)."""
+    degree: np.ndarray
+    """Branching degree at each level, for the progress estimate."""
+    tried: np.ndarray
+    """How many choices came before x_l at each level."""
+    regs: np.ndarray
+    """Level, resume point and counters (indices in `kernels`)."""
+    rng: np.ndarray
+    """State of the kernels' random-number generator (used by seeded runs)."""
+
+
+@dataclass(eq=False)
+class BitsArrays:
+    """Option bitsets and the choice stack of the bits engine (see `kernels.search_bits`)."""
+
+    item_opts: np.ndarray
+    """Row i: the options containing primary item i."""
+    conflict: np.ndarray
+    """Row k: the options that cannot go with option k (k itself included)."""
+    option_cover: np.ndarray
+    """Row k: the primary items option k covers (bit i - 1 for item i)."""
+    order: np.ndarray
+    """Option k of the engine is option order[k] of the problem (shuffled by a seed)."""
+    live: np.ndarray
+    """Row l: the options that agree with the choices above level l."""
+    covered: np.ndarray
+    """Row l: the primary items the choices above level l cover."""
+    x: np.ndarray
+    item: np.ndarray
+    """The item branched on at each level."""
+    degree: np.ndarray
+    tried: np.ndarray
+    regs: np.ndarray
+    rng: np.ndarray
+
+
+Arrays = LinksArrays | BitsArrays
+
+
+@dataclass(eq=False)
+class SearchState:
+    """Arrays and settings of one search; the kernels update the arrays in place."""
+
+    fingerprint: str
+    """Digest of the problem's matrix (see `Matrix.fingerprint`)."""
+    engine: str
+    random_seed: int | None
+    n_items: int
+    n_primary: int
+    alive: np.ndarray
+    """Which options take part (preprocessing may have removed some)."""
+    arrays: Arrays
+
+    @classmethod
+    def start(
+        cls,
+        problem: Problem,
+        *,
+        engine: str | None = None,
+        random_seed: int | None = None,
+        alive: np.ndarray | None = None,
+    ) -> SearchState:
+        """A search of `problem` at its beginning, with only the `alive` options (default all)."""
+        matrix = problem.matrix()
+        engine = engine or choose_engine(problem)
+        if engine not in ENGINES:
+            raise SlidelabError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+        if engine == BITS and problem.has_multiplicities:
+            raise SlidelabError("the bits engine covers every primary item exactly once")
+        if alive is None:
+            alive = np.ones(matrix.n_options, np.bool_)
+        build = _bits if engine == BITS else _links
+        arrays = build(matrix, alive, random_seed)
+        return cls(
+            matrix.fingerprint(),
+            engine,
+            random_seed,
+            matrix.n_items,
+            matrix.n_primary,
+            alive,
+            arrays,
+        )
+
+    @property
+    def level(self) -> int:
+        return int(self.arrays.regs[kernels.LEVEL])
+
+    @property
+    def nodes(self) -> int:
+        return int(self.arrays.regs[kernels.NODES])
+
+    @property
+    def count(self) -> int:
+        return int(self.arrays.regs[kernels.COUNT])
+
+    @property
+    def done(self) -> bool:
+        return int(self.arrays.regs[kernels.PC]) == kernels.DONE
+
+    @property
+    def options_removed(self) -> int:
+        return int(len(self.alive) - self.alive.sum())
+
+    def fraction(self) -> float:
+        """Knuth's estimate of the part of the search tree already explored.
+
+        If the choice at level 0 is the k-th of d (counting from 0), the estimate is
+        k/d plus 1/d times the estimate for the subtree below, as if the tree were
+        uniform; at the current level it is 1/2 of what is left.
+        """
+        if self.done:
+            return 1.0
+        level = self.level
+        fraction, weight = 0.0, 1.0
+        for d, k in zip(self.arrays.degree[:level], self.arrays.tried[:level], strict=True):
+            weight /= max(int(d), 1)
+            fraction += int(k) * weight
+            if weight < 1e-18:
+                break
+        return min(fraction + 0.5 * weight, 1.0)
+
+
+def choose_engine(problem: Problem) -> str:
+    """The faster engine for `problem`: bits for small exactly-once problems, else links."""
+    words = -(-len(problem.options) // 64)
+    small = (
+        len(problem.options) <= BITS_MAX_OPTIONS and len(problem.primary) * words <= BITS_MAX_WORK
+    )
+    return BITS if small and not problem.has_multiplicities else LINKS
+
+
+def links_for_pruning(matrix: Matrix) -> LinksArrays:
+    """Dancing links of every option, in input order, for `kernels.prune`."""
+    return _links(matrix, np.ones(matrix.n_options, np.bool_), None)
+
+
+def first_nodes(matrix: Matrix) -> np.ndarray:
+    """The node of the dancing links where each option begins."""
+    return (matrix.n_items + 2 + np.arange(matrix.n_options) + matrix.option_starts[:-1]).astype(
+        np.int64
+    )
+
+
+def _links(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> LinksArrays:
+    """Knuth's node layout for `matrix`; the `alive` options in item lists, shuffled if seeded."""
+    n, n1 = matrix.n_items, matrix.n_primary
+    items = matrix.option_items.astype(np.int64)
+    starts = matrix.option_starts
+    n_options, n_entries = matrix.n_options, len(items)
+    size = n + 2 + n_options + n_entries
+    top = np.zeros(size, np.int32)
+    ulink = np.zeros(size, np.int32)
+    dlink = np.zeros(size, np.int32)
+    color = np.zeros(size, np.int32)
+    option_of = np.repeat(np.arange(n_options, dtype=np.int64), np.diff(starts))
+    nodes = n + 2 + option_of + np.arange(n_entries)
+    top[nodes] = items
+    color[nodes] = matrix.option_colours
+    spacers = n + 1 + np.arange(n_options + 1) + starts
+    top[spacers] = -np.arange(n_options + 1)
+    ulink[spacers[1:]] = spacers[:-1] + 1
+    dlink[spacers[:-1]] = spacers[1:] - 1
+    # The item lists: the live options in input order, or shuffled within each item.
+    rng = np.random.default_rng(random_seed)
+    listed_entries = np.flatnonzero(alive[option_of])
+    keys = items[listed_entries]
+    if random_seed is None:
+        order = np.argsort(keys, kind="stable")
+    else:
+        order = np.lexsort((rng.permutation(len(keys)), keys))
+    listed, owner = nodes[listed_entries[order]], keys[order]
+    same_above = np.zeros(len(owner), np.bool_)
+    same_above[1:] = owner[1:] == owner[:-1]
+    same_below = np.roll(same_above, -1)
+    ulink[listed] = np.where(same_above, np.roll(listed, 1), owner)
+    dlink[listed] = np.where(same_below, np.roll(listed, -1), owner)
+    header = np.arange(n + 1)
+    ulink[: n + 1] = header
+    dlink[: n + 1] = header
+    dlink[owner[~same_above]] = listed[~same_above]
+    ulink[owner[~same_below]] = listed[~same_below]
+    length = np.bincount(owner, minlength=n + 1).astype(np.int32)
+    # Primary items in a circular list headed by 0; secondary items link to themselves.
+    llink = np.arange(n + 1, dtype=np.int32)
+    rlink = np.arange(n + 1, dtype=np.int32)
+    llink[: n1 + 1] = np.roll(np.arange(n1 + 1), 1)
+    rlink[: n1 + 1] = np.roll(np.arange(n1 + 1), -1)
+    bound = np.zeros(n + 1, np.int32)
+    slack = np.zeros(n + 1, np.int32)
+    bound[1 : n1 + 1] = matrix.high
+    slack[1 : n1 + 1] = matrix.high - matrix.low
+    levels = min(int(matrix.high.sum()), n_options) + n1 + 1
+    return LinksArrays(
+        top,
+        ulink,
+        dlink,
+        color,
+        length,
+        llink,
+        rlink,
+        bound,
+        slack,
+        x=np.zeros(levels, np.int32),
+        ft=np.zeros(levels, np.int32),
+        degree=np.zeros(levels, np.int64),
+        tried=np.zeros(levels, np.int64),
+        regs=np.zeros(kernels.REGS, np.int64),
+        rng=_seed_words(rng),
+    )
+
+
+def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArrays:
+    """Bitset tables for `matrix`, options renumbered at random if seeded."""
+    n, n1, n_options = matrix.n_items, matrix.n_primary, matrix.n_options
+    rng = np.random.default_rng(random_seed)
+    order = np.arange(n_options) if random_seed is None else rng.permutation(n_options)
+    rank = np.empty(n_options, np.int64)
+    rank[order] = np.arange(n_options)
+    option_of = np.repeat(np.arange(n_options), np.diff(matrix.option_starts))
+    items = matrix.option_items.astype(np.int64)
+    colours = matrix.option_colours.astype(np.int64)
+    # has[i, k]: option k contains item i; has_colour[pair, k]: it gives the pair's colour.
+    has = np.zeros((n + 1, n_options), np.bool_)
+    has[items, rank[option_of]] = True
+    pairs, pair_of = np.unique(np.stack([items, colours], axis=1), axis=0, return_inverse=True)
+    has_colour = np.zeros((len(pairs), n_options), np.bool_)
+    has_colour[pair_of.ravel(), rank[option_of]] = True
+    item_opts = _pack(has)
+    blocks = item_opts[items] & ~np.where(
+        (colours > 0)[:, None], _pack(has_colour)[pair_of.ravel()], np.uint64(0)
+    )
+    conflict = np.zeros((n_options, item_opts.shape[1]), np.uint64)
+    if n_options:
+        by_option = np.bitwise_or.reduceat(blocks, matrix.option_starts[:-1], axis=0)
+        conflict = np.ascontiguousarray(by_option[order])
+    primary_entry = items <= n1
+    covers = np.zeros((n_options, n1), np.bool_)
+    covers[rank[option_of[primary_entry]], items[primary_entry] - 1] = True
+    levels = n1 + 1
+    live = np.zeros((levels, conflict.shape[1]), np.uint64)
+    live[0] = _pack(alive[order][None, :])[0]
+    covered = np.zeros((levels, -(-n1 // 64) or 1), np.uint64)
+    covered[0] = ~_pack(np.ones((1, n1), np.bool_), covered.shape[1])[0]
+    return BitsArrays(
+        item_opts=np.ascontiguousarray(item_opts[: n1 + 1]),
+        conflict=conflict,
+        option_cover=_pack(covers, covered.shape[1]),
+        order=order.astype(np.int64),
+        live=live,
+        covered=covered,
+        x=np.zeros(levels, np.int64),
+        item=np.zeros(levels, np.int64),
+        degree=np.zeros(levels, np.int64),
+        tried=np.zeros(levels, np.int64),
+        regs=np.zeros(kernels.REGS, np.int64),
+        rng=_seed_words(rng),
+    )
+
+
+def _pack(bits: np.ndarray, words: int | None = None) -> np.ndarray:
+    """Rows of booleans as rows of uint64 words, bit k of a row in word k // 64 (at least 1)."""
+    rows, width = bits.shape
+    words = words if words is not None else max(-(-width // 64), 1)
+    padded = np.zeros((rows, words * 64), np.bool_)
+    padded[:, :width] = bits
+    packed = np.packbits(padded, axis=1, bitorder="little")
+    return np.ascontiguousarray(packed).view("<u8").astype(np.uint64)
+
+
+def _seed_words(rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.integers(1, 2**63, dtype=np.uint64)], np.uint64)
+
+
+def save_state(path: str | os.PathLike[str], state: SearchState) -> None:
+    """Write `state` to `path` atomically (the old file stays intact until the new one is whole)."""
+    meta = np.array(
+        [
+            str(FORMAT_VERSION),
+            state.fingerprint,
+            state.engine,
+            "" if state.random_seed is None else str(state.random_seed),
+            str(state.n_items),
+            str(state.n_primary),
+        ]
+    )
+    buffer = io.BytesIO()
+    np.savez(buffer, meta=meta, alive=state.alive, **asdict(state.arrays))
+    write_bytes_atomically(path, buffer.getvalue())
+
+
+def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
+    """The search saved in `path`, which must have been a search of `problem`."""
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            meta = [str(v) for v in saved["meta"]]
+            if len(meta) != 6 or meta[0] != str(FORMAT_VERSION) or meta[2] not in ENGINES:
+                raise StateError(
+                    f"{path}: saved by another version of slidelab; start the search anew"
+                )
+            kind = BitsArrays if meta[2] == BITS else LinksArrays
+            arrays = kind(**{f.name: saved[f.name] for f in fields(kind)})
+            alive = saved["alive"]
+    except FileNotFoundError:
+        raise FileAccessError(f"{path}: no such file") from None
+    except OSError as error:
+        raise FileAccessError(f"{path}: cannot read: {error.strerror or error}") from None
+    except (KeyError, ValueError, zipfile.BadZipFile, EOFError):
+        raise StateError(f"{path}: not a saved exact-cover search (or a damaged one)") from None
+    _, fingerprint, engine, seed, n_items, n_primary = meta
+    if fingerprint != problem.matrix().fingerprint():
+        raise StateError(f"{path}: this saved search belongs to another problem")
+    return SearchState(
+        fingerprint,
+        engine,
+        int(seed) if seed else None,
+        int(n_items),
+        int(n_primary),
+        alive,
+        arrays,
+    )

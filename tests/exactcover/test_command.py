@@ -1,0 +1,129 @@
+"""`slidelab dlx`: output forms, JSON fields, exit statuses and saved runs.
+
+Until the subcommand is wired into `slidelab.cli`, these tests build a parser
+with `command.register` and handle errors the way `cli.main` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+
+import pytest
+
+from slidelab.errors import ParseError, SlidelabError
+from slidelab.exactcover import command
+from slidelab.exactcover.dlxformat import format_problem
+from tests.exactcover.problems import queens
+from tests.exactcover.test_dlxformat import DLX1_EXAMPLE, DLX3_EXAMPLE
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="slidelab")
+    command.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ParseError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except SlidelabError as error:
+        print(f"slidelab: {error}", file=sys.stderr)
+        return 2
+
+
+@pytest.fixture
+def example(tmp_path):
+    path = tmp_path / "example.dlx"
+    path.write_text(DLX1_EXAMPLE)
+    return str(path)
+
+
+@pytest.fixture
+def queens8(tmp_path):
+    path = tmp_path / "queens8.dlx"
+    path.write_text(format_problem(queens(8)))
+    return str(path)
+
+
+def test_solutions_print_as_option_lines(capsys, example):
+    assert main(["dlx", example]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "A D\nC E F\nB G\n\n"
+    assert captured.err.startswith("Altogether 1 solution, ")
+
+
+def test_count(capsys, queens8):
+    assert main(["dlx", queens8, "--count"]) == 0
+    assert capsys.readouterr().out == "92\n"
+
+
+def test_json_has_the_promised_fields(capsys, queens8):
+    assert main(["dlx", queens8, "--count", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["solutions"] == 92
+    assert result["nodes"] > 0
+    assert (result["items"], result["primary"], result["secondary"]) == (46, 16, 30)
+    assert result["options"] == 64
+    assert result["seconds"] >= 0
+    assert result["complete"] is True
+    assert "found" not in result
+
+
+def test_json_lists_solutions_unless_counting(capsys, tmp_path):
+    path = tmp_path / "m.dlx"
+    path.write_text(DLX3_EXAMPLE)
+    assert main(["dlx", str(path), "--json", "--engine", "links"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["found"] == [["A C X:1 Y:1", "B X:1", "C Y:1"]]
+    assert result["engine"] == "links"
+
+
+def test_reads_stdin(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(DLX1_EXAMPLE))
+    assert main(["dlx", "--count"]) == 0
+    assert capsys.readouterr().out == "1\n"
+
+
+def test_bad_input_exits_2_with_file_line_column(capsys, tmp_path):
+    path = tmp_path / "bad.dlx"
+    path.write_text("A B\nA C\n")
+    assert main(["dlx", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == f"{path}:2:3: unknown item 'C'"
+
+
+def test_no_solution_exits_1(capsys, tmp_path):
+    path = tmp_path / "none.dlx"
+    path.write_text("A B\nA\n")
+    assert main(["dlx", str(path), "--count"]) == 1
+    assert capsys.readouterr().out == "0\n"
+
+
+def test_options_without_primary_items_are_reported(capsys, tmp_path):
+    path = tmp_path / "idle.dlx"
+    path.write_text("A | X\nA\nX\n")
+    assert main(["dlx", str(path), "--count"]) == 0
+    assert "1 option without a primary item can never be chosen" in capsys.readouterr().err
+
+
+def test_limit_seed_and_bad_limit(capsys, queens8):
+    assert main(["dlx", queens8, "--limit", "3", "--seed", "4", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["solutions"] == 3 and not result["complete"]
+    assert len(result["found"]) == 3
+    assert main(["dlx", queens8, "--limit", "0"]) == 2
+    assert "--limit must be at least 1" in capsys.readouterr().err
+
+
+def test_save_and_resume(capsys, tmp_path, queens8):
+    state = str(tmp_path / "run.npz")
+    assert main(["dlx", queens8, "--count", "--limit", "10", "--save", state]) == 0
+    assert capsys.readouterr().out == "10\n"
+    assert main(["dlx", queens8, "--count", "--resume", state]) == 0
+    assert capsys.readouterr().out == "92\n"
+    other = tmp_path / "other.dlx"
+    other.write_text(DLX1_EXAMPLE)
+    assert main(["dlx", str(other), "--resume", state]) == 2
+    assert "belongs to another problem" in capsys.readouterr().err

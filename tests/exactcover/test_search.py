@@ -1,0 +1,194 @@
+"""Golden counts, the two engines against each other, limits, random order and progress."""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+
+import pytest
+
+from slidelab.exactcover.dlxformat import parse_problem
+from slidelab.exactcover.problem import Problem
+from slidelab.exactcover.reference import reference_solutions
+from slidelab.exactcover.search import (
+    SolutionsFound,
+    count_solutions,
+    find_solutions,
+    solve,
+)
+from slidelab.exactcover.state import BITS, LINKS, choose_engine
+from slidelab.runs import Progress, run_to_end
+from tests.exactcover.problems import PENTOMINO_BOXES, QUEENS, SOMA, pentominoes, queens, soma
+from tests.exactcover.test_dlxformat import DLX1_EXAMPLE, DLX2_EXAMPLE, DLX3_EXAMPLE
+
+
+def events(search):
+    """(solutions in the order found, progress events, result) of a finished search."""
+    found, progress = [], []
+    while True:
+        try:
+            event = next(search)
+        except StopIteration as stop:
+            return found, progress, stop.value
+        if isinstance(event, SolutionsFound):
+            found += event.solutions
+        else:
+            progress.append(event)
+
+
+@pytest.mark.parametrize("n", sorted(QUEENS))
+def test_queens(n):
+    assert count_solutions(queens(n)) == QUEENS[n]
+    if n <= 10:
+        assert count_solutions(queens(n), engine=LINKS) == QUEENS[n]
+
+
+@pytest.mark.parametrize(("rows", "cols"), sorted(PENTOMINO_BOXES))
+def test_pentominoes(rows, cols):
+    assert count_solutions(pentominoes(rows, cols)) == PENTOMINO_BOXES[rows, cols]
+
+
+def test_pentominoes_6x10_up_to_symmetry():
+    """2339 = 9356 / 4, by symmetry breaking.
+
+    The 6 x 10 box has four symmetries (identity, the half turn and the two mirror
+    images), and no packing is symmetric, so every class of packings has four
+    members.  The centre of the X pentomino lies in one of the four quadrants of the
+    box, never on a midline (centre rows 1-4 and columns 1-8 avoid 2.5 and 4.5), and
+    the four symmetries carry it to the four quadrants one each.  Keeping only the X
+    placements centred in the top-left quadrant leaves one packing per class.
+    """
+    problem = pentominoes(6, 10)
+
+    def centre(option):
+        cells = [(int(name[0], 36), int(name[1], 36)) for name, _ in option[1:]]
+        return sum(r for r, _ in cells) / 5, sum(c for _, c in cells) / 5
+
+    away = [
+        k
+        for k, option in enumerate(problem.options)
+        if option[0][0] == "X" and not (centre(option)[0] < 2.5 and centre(option)[1] < 4.5)
+    ]
+    assert len(away) == 24  # 32 placements of X, 8 in the top-left quadrant
+    assert count_solutions(problem.without_options(away)) == 2339
+
+
+def test_soma_cube():
+    assert count_solutions(soma()) == SOMA
+
+
+def test_engines_walk_the_same_tree_in_the_same_order():
+    for problem in (queens(8), pentominoes(3, 20), parse_problem(DLX2_EXAMPLE)):
+        bits = events(solve(problem, engine=BITS, preprocess=False))
+        links = events(solve(problem, engine=LINKS, preprocess=False))
+        assert bits[0] == links[0]
+        assert bits[2].nodes == links[2].nodes
+
+
+def test_knuths_examples():
+    assert find_solutions(parse_problem(DLX1_EXAMPLE)) == [
+        [
+            (("A", None), ("D", None)),
+            (("C", None), ("E", None), ("F", None)),
+            (("B", None), ("G", None)),
+        ]
+    ]
+    colours = parse_problem(DLX2_EXAMPLE)
+    assert [sorted(colours.options.index(o) for o in s) for s in find_solutions(colours)] == [
+        [1, 3]
+    ]
+    bounds = parse_problem(DLX3_EXAMPLE)
+    assert [sorted(bounds.options.index(o) for o in s) for s in find_solutions(bounds)] == [
+        [1, 3, 4]
+    ]
+
+
+def test_a_multiplicity_case_against_the_reference():
+    """Mark cells of a 4 x 5 grid: at most 2 in each row, 1 to 3 in each column."""
+    options = [[f"r{r}", f"c{c}"] for r in range(4) for c in range(5)]
+    problem = Problem.of_sets(
+        [f"r{r}" for r in range(4)] + [f"c{c}" for c in range(5)],
+        options,
+        bounds={**{f"r{r}": (0, 2) for r in range(4)}, **{f"c{c}": (1, 3) for c in range(5)}},
+    )
+    solutions = {tuple(sorted(s)) for s in events(solve(problem))[0]}
+    assert solutions == reference_solutions(problem)
+    rows = [set(c) for k in range(3) for c in combinations(range(5), k)]
+    by_brute_force = sum(
+        all(1 <= sum(c in row for row in grid) <= 3 for c in range(5))
+        for grid in product(rows, repeat=4)
+    )
+    assert len(solutions) == count_solutions(problem) == by_brute_force == 13740
+
+
+def test_a_colour_case_against_the_reference():
+    """Colour the cells of a 3 x 3 grid, one colour per row, so that columns all differ."""
+    colours = "rgb"
+    options = [
+        [(f"row{r}", None), *((f"c{r}{k}", colour) for k in range(3)), (f"col{colour}{r}", None)]
+        for r in range(3)
+        for colour in colours
+    ]
+    problem = Problem(
+        tuple(f"row{r}" for r in range(3)),
+        tuple(tuple(o) for o in options),
+        tuple(f"c{r}{k}" for r in range(3) for k in range(3))
+        + tuple(f"col{c}{r}" for c in colours for r in range(3)),
+    )
+    solutions = {tuple(sorted(s)) for s in events(solve(problem))[0]}
+    assert solutions == reference_solutions(problem)
+    assert len(solutions) == 27
+
+
+def test_limit_stops_after_that_many_solutions():
+    found, _, result = events(solve(queens(8), limit=5))
+    assert len(found) == result.count == 5
+    assert not result.complete
+    assert len(set(found)) == 5
+
+
+def test_random_order_finds_the_same_solutions_in_another_order():
+    problem = queens(8)
+    plain = events(solve(problem))[0]
+    shuffled = events(solve(problem, random_seed=7))[0]
+    again = events(solve(problem, random_seed=7))[0]
+    assert {frozenset(s) for s in shuffled} == {frozenset(s) for s in plain}
+    assert shuffled == again
+    assert shuffled != plain
+
+
+def test_progress_fraction_grows_from_zero_to_one():
+    for engine in (BITS, LINKS):
+        _, progress, result = events(
+            solve(pentominoes(3, 20), engine=engine, preprocess=False, max_chunk_nodes=500)
+        )
+        fractions = [p.fraction for p in progress if p.phase == "exact cover"]
+        assert len(fractions) > 10
+        assert all(0 <= f <= 1 for f in fractions)
+        assert fractions == sorted(fractions)
+        assert fractions[-1] == 1.0
+        assert result.nodes == progress[-1].explored
+
+
+def test_preprocessing_removes_options_but_no_solution():
+    problem = pentominoes(3, 20)
+    kept = run_to_end(solve(problem, count_only=True, preprocess=False))
+    pruned = run_to_end(solve(problem, count_only=True, preprocess=True))
+    assert pruned.count == kept.count == 8
+    assert pruned.options_removed > 0 and kept.options_removed == 0
+    assert pruned.nodes < kept.nodes
+
+
+def test_preprocessing_by_default_with_links_only():
+    problem = pentominoes(3, 20)
+    assert run_to_end(solve(problem, engine=LINKS)).options_removed == 150
+    assert run_to_end(solve(problem, engine=BITS)).options_removed == 0
+
+
+def test_default_engine():
+    assert choose_engine(pentominoes(6, 10)) == BITS
+    assert choose_engine(parse_problem(DLX3_EXAMPLE)) == LINKS
+    assert choose_engine(queens(100)) == LINKS
+
+
+def test_progress_events_are_progress():
+    assert all(isinstance(p, Progress) for p in events(solve(queens(6)))[1])

@@ -1,0 +1,114 @@
+"""Saving a search and resuming it: the same count, nothing found twice, wrong files refused."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from slidelab.exactcover.problem import Problem
+from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.exactcover.state import BITS, LINKS, StateError, load_state
+from slidelab.fileio import FileAccessError
+from slidelab.runs import run_to_end
+from tests.exactcover.problems import pentominoes, queens
+
+MULTIPLICITIES = Problem.of_sets(
+    [f"r{r}" for r in range(4)] + [f"c{c}" for c in range(5)],
+    [[f"r{r}", f"c{c}"] for r in range(4) for c in range(5)],
+    bounds={**{f"r{r}": (0, 2) for r in range(4)}, **{f"c{c}": (1, 3) for c in range(5)}},
+)
+
+
+def take(search, events):
+    """Solutions from the next `events` events of `search` (which stays open)."""
+    found = []
+    for _ in range(events):
+        event = next(search)
+        if isinstance(event, SolutionsFound):
+            found += event.solutions
+    return found
+
+
+def finish(search):
+    found = []
+    while True:
+        try:
+            event = next(search)
+        except StopIteration as stop:
+            return found, stop.value
+        if isinstance(event, SolutionsFound):
+            found += event.solutions
+
+
+@pytest.mark.parametrize(
+    ("problem", "engine", "seed"),
+    [
+        (queens(8), BITS, None),
+        (queens(8), LINKS, 5),
+        (pentominoes(3, 20), BITS, 2),
+        (MULTIPLICITIES, LINKS, None),
+    ],
+)
+def test_cancelled_run_resumes_to_the_same_solutions(tmp_path, problem, engine, seed):
+    everything, whole = finish(solve(problem, engine=engine, random_seed=seed))
+    path = tmp_path / "run.npz"
+    search = solve(problem, engine=engine, random_seed=seed, checkpoint=path, max_chunk_nodes=40)
+    before = take(search, 12)
+    search.close()  # cancelling saves the state
+    state = load_state(path, problem)
+    assert 0 < state.nodes < whole.nodes
+    after, result = finish(solve(problem, state=state))
+    assert result.count == whole.count and result.complete
+    assert result.nodes == whole.nodes
+    assert before + after == everything
+
+
+def test_killed_run_loses_only_the_work_since_the_last_save(tmp_path):
+    problem = pentominoes(4, 15)
+    path = tmp_path / "run.npz"
+    search = solve(
+        problem, count_only=True, checkpoint=path, checkpoint_seconds=0, max_chunk_nodes=5000
+    )
+    take(search, 20)
+    shutil.copy(path, tmp_path / "left.npz")  # what a kill at this moment leaves on disk
+    _, uninterrupted = finish(search)
+    assert uninterrupted.count == 1472
+    resumed = run_to_end(
+        solve(problem, count_only=True, state=load_state(tmp_path / "left.npz", problem))
+    )
+    assert resumed.count == 1472
+    assert resumed.nodes == uninterrupted.nodes
+
+
+def test_finished_state_resumes_to_the_final_count_at_once(tmp_path):
+    path = tmp_path / "done.npz"
+    run_to_end(solve(queens(6), checkpoint=path))
+    state = load_state(path, queens(6))
+    assert state.done and state.count == 4
+    assert run_to_end(solve(queens(6), state=state)).count == 4
+
+
+def test_limit_then_resume_with_a_higher_limit(tmp_path):
+    path = tmp_path / "limited.npz"
+    first, result = finish(solve(queens(8), limit=10, checkpoint=path))
+    assert result.count == 10 and not result.complete
+    rest, final = finish(solve(queens(8), state=load_state(path, queens(8))))
+    assert final.count == 92
+    assert len(set(first + rest)) == 92
+
+
+def test_state_of_another_problem_is_refused(tmp_path):
+    path = tmp_path / "run.npz"
+    run_to_end(solve(queens(6), checkpoint=path))
+    with pytest.raises(StateError, match="another problem"):
+        load_state(path, queens(7))
+
+
+def test_damaged_or_missing_files_are_reported(tmp_path):
+    damaged = tmp_path / "damaged.npz"
+    damaged.write_bytes(b"not a search")
+    with pytest.raises(StateError, match="not a saved exact-cover search"):
+        load_state(damaged, queens(6))
+    with pytest.raises(FileAccessError, match="no such file"):
+        load_state(tmp_path / "missing.npz", queens(6))
