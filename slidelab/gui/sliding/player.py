@@ -83,15 +83,16 @@ class SolutionPlayer(QWidget):
         self.speed.setToolTip("Playback speed")
         self.loop = QCheckBox("Loop")
         self.counter = QLabel("")
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (
+        self._transport = (
             self.home_button,
             self.back_button,
             self.play_button,
             self.forward_button,
             self.end_button,
-        ):
+        )
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget in self._transport:
             layout.addWidget(widget)
         layout.addWidget(self.slider, 1)
         layout.addWidget(self.counter)
@@ -131,14 +132,7 @@ class SolutionPlayer(QWidget):
         self.slider.blockSignals(True)
         self.slider.setRange(0, self.moves * SLIDER_STEPS)
         self.slider.blockSignals(False)
-        for widget in (
-            self.home_button,
-            self.back_button,
-            self.play_button,
-            self.forward_button,
-            self.end_button,
-            self.slider,
-        ):
+        for widget in (*self._transport, self.slider):
             widget.setEnabled(bool(path) and self.moves > 0)
         self.seek(0.0)
 
