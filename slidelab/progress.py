@@ -19,10 +19,12 @@ class ProgressLine:
     def __call__(self, event: Progress) -> None:
         if not self.active:
             return
-        text = (
-            f"{event.phase}: depth {event.depth}, {event.explored:,} explored, "
-            f"{event.elapsed:.1f} s"
-        )
+        parts = [f"{event.phase}: depth {event.depth}", f"{event.explored:,} explored"]
+        if event.found:
+            parts.append(f"{event.found:,} found")
+        if event.fraction is not None:
+            parts.append(f"{100 * event.fraction:.1f}% done")
+        text = ", ".join([*parts, f"{event.elapsed:.1f} s"])
         self.width = max(self.width, len(text))
         self.stream.write("\r" + text.ljust(self.width))
         self.stream.flush()
