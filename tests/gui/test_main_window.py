@@ -204,3 +204,22 @@ def test_export_gif_writes_every_frame(window, qtbot, tmp_path):
     frames.mkdir()
     assert bench.export_frames(str(frames)) == 17
     assert sorted(p.name for p in frames.iterdir())[0] == "frame_0001.png"
+
+
+def test_geometry_and_recent_files_persist_in_the_settings(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    first = MainWindow(settings)
+    qtbot.addWidget(first)
+    first.show()
+    qtbot.waitUntil(lambda: not first.runner.busy, timeout=120_000)
+    first.resize(760, 540)
+    size = (first.width(), first.height())
+    path = tmp_path / "silly.slide"
+    path.write_text(SILLY)
+    assert first.open_path(str(path))
+    first.close()
+    second = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(second)
+    assert (second.width(), second.height()) == size != (1100, 720)
+    assert second.recent_files() == [str(path.resolve())]
+    qtbot.waitUntil(lambda: not second.runner.busy, timeout=120_000)
