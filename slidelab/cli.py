@@ -11,12 +11,13 @@ import sys
 from collections.abc import Sequence
 
 from slidelab import __version__
+from slidelab.antislide import command as antislide_command
 from slidelab.errors import ParseError, SlidelabError
 from slidelab.exactcover import command as dlx_command
 from slidelab.sliding import command as slide_command
 
 EXIT_BAD_INPUT = 2
-SUBCOMMANDS = ("slide", "dlx")
+SUBCOMMANDS = ("slide", "dlx", "antislide")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
     slide_command.register(subcommands)
     dlx_command.register(subcommands)
+    antislide_command.register(subcommands)
     return parser
 
 

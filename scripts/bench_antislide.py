@@ -1,0 +1,40 @@
+"""Seconds (CPU time, median of several runs) to count antisliding packings of boxes.
+
+.venv/bin/python scripts/bench_antislide.py [--runs 3] [DIMS ...]   e.g. 4x4x4 4x5x5
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from slidelab.antislide.model import Box
+from slidelab.antislide.search import solve
+from slidelab.runs import run_to_end
+
+BOXES = ("4x4x4", "4x4x5", "4x5x5")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("boxes", nargs="*", default=list(BOXES))
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    run_to_end(solve(Box((2, 2, 2))))  # compile or load the kernel first
+    print("| box | classes | nodes | seconds (median) |")
+    print("|---|---:|---:|---:|")
+    for name in args.boxes:
+        dims = tuple(int(d) for d in name.split("x"))
+        times = []
+        for _ in range(args.runs):
+            start = time.process_time()
+            result = run_to_end(solve(Box(dims)))  # type: ignore[arg-type]
+            times.append(time.process_time() - start)
+        print(
+            f"| {name} | {result.solutions:,} | {result.nodes:,} | {statistics.median(times):.2f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

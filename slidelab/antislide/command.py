@@ -1,0 +1,126 @@
+"""`slidelab antislide`: count or list antisliding packings, or check one packing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from slidelab.antislide.layers import format_packing, parse_packing
+from slidelab.antislide.model import DEFAULT_BRICK, Box, sliding_faces
+from slidelab.antislide.search import AntislideResult, solve
+from slidelab.errors import SlidelabError
+from slidelab.progress import ProgressLine
+from slidelab.runs import run_to_end
+
+EXIT_OK, EXIT_SLIDES = 0, 1
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    parser = subcommands.add_parser(
+        "antislide",
+        help="antisliding brick packings of a box, one per symmetry class",
+        description="Pack bricks into an L x M x N box so that no brick can slide, and list "
+        "every packing once up to the symmetries of the box (Knuth's ANTISLIDE3).",
+    )
+    parser.add_argument("dims", type=int, nargs="*", metavar="L M N", help="the box's size")
+    parser.add_argument(
+        "--brick",
+        type=int,
+        nargs=3,
+        default=list(DEFAULT_BRICK),
+        metavar=("A", "B", "C"),
+        help="brick size (default 2 2 1)",
+    )
+    parser.add_argument("--list", action="store_true", help="print every packing")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--min-blocks", type=int, default=0, metavar="K", help="at least K bricks")
+    parser.add_argument("--max-blocks", type=int, metavar="K", help="at most K bricks")
+    parser.add_argument(
+        "--check",
+        metavar="FILE",
+        help="say whether the packing in FILE (layer notation) is antisliding",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    brick = tuple(args.brick)
+    if args.check is not None:
+        return _check(args.check, brick)  # type: ignore[arg-type]
+    if len(args.dims) != 3:
+        raise SlidelabError("antislide needs the box's size L M N (or --check FILE)")
+    box = Box(tuple(args.dims))  # type: ignore[arg-type]
+    progress = ProgressLine()
+    search = solve(
+        box,
+        brick,
+        min_blocks=args.min_blocks,
+        max_blocks=args.max_blocks,
+        keep=args.list,  # type: ignore[arg-type]
+    )
+    result = run_to_end(search, progress)
+    progress.clear()
+    if args.json:
+        print(json.dumps(_as_json(result)))
+        return EXIT_OK
+    if args.list:
+        for n, packing in enumerate(result.packings, 1):
+            print(f"# {n}: ({packing.symmetries} syms, {packing.blocks} blks)")
+            print(format_packing(box, packing.bricks))
+            print()
+    print(_summary(result))
+    return EXIT_OK
+
+
+def _as_json(result: AntislideResult) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "box": list(result.box.dims),
+        "brick": list(result.brick),
+        "solutions": result.solutions,
+        "by_blocks": {str(b): c for b, c in result.by_blocks.items()},
+        "min_blocks": result.min_blocks,
+        "max_blocks": result.max_blocks,
+        "symmetries": result.symmetries,
+        "nodes": result.nodes,
+    }
+    if result.packings:
+        fields["packings"] = [
+            {
+                "layers": format_packing(result.box, p.bricks).splitlines(),
+                "blocks": p.blocks,
+                "symmetries": p.symmetries,
+            }
+            for p in result.packings
+        ]
+    return fields
+
+
+def _summary(result: AntislideResult) -> str:
+    dims = "x".join(map(str, result.box.dims))
+    brick = "x".join(map(str, result.brick))
+    counts = ", ".join(f"{b} blocks: {c}" for b, c in result.by_blocks.items())
+    lines = [
+        f"{dims} box, {brick} bricks, {result.symmetries} symmetries: "
+        f"{result.solutions} classes of antisliding packings ({counts})"
+    ]
+    if result.min_blocks is not None:
+        lines.append(f"non-empty packings have {result.min_blocks} to {result.max_blocks} blocks")
+    return "\n".join(lines)
+
+
+def _check(path: str, brick: tuple[int, int, int]) -> int:
+    try:
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read()
+    except OSError as error:
+        raise SlidelabError(f"{path}: cannot read: {error.strerror}") from None
+    box, bricks = parse_packing(text, brick, path)
+    labels = list(bricks)
+    slides = sliding_faces(box, list(bricks.values()))
+    if not slides:
+        print(f"antisliding: no brick of the {len(bricks)} can slide")
+        return EXIT_OK
+    for n, direction in slides:
+        print(f"brick {labels[n]} can slide {direction}")
+    return EXIT_SLIDES

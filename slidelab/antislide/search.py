@@ -1,0 +1,201 @@
+"""Every antisliding packing of a box, one per symmetry class: the search driver.
+
+`solve` is a generator: it yields `Progress` between kernel chunks of about 50 ms
+and returns an `AntislideResult`; closing it cancels the run.  The kernel's
+stacks live in `_State`, which this module owns.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from slidelab.antislide import kernels
+from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement, Tables
+from slidelab.errors import SlidelabError
+from slidelab.runs import Progress
+
+CHUNK_SECONDS = 0.05
+BUFFER = 4096
+"""Packings the kernel may store before the driver collects them."""
+
+
+@dataclass(frozen=True)
+class Packing:
+    """One antisliding packing: its bricks and the order of its symmetry group."""
+
+    bricks: tuple[Placement, ...]
+    symmetries: int
+
+    @property
+    def blocks(self) -> int:
+        return len(self.bricks)
+
+
+@dataclass(frozen=True)
+class AntislideResult:
+    """Classes of antisliding packings of one box, with counts by number of blocks."""
+
+    box: Box
+    brick: tuple[int, int, int]
+    symmetries: int
+    """Order of the box's symmetry group."""
+    by_blocks: dict[int, int]
+    """Classes with each number of blocks (only counts that are not zero)."""
+    nodes: int
+    packings: tuple[Packing, ...] = field(default=())
+    """The packings themselves, when asked for (in the order found)."""
+
+    @property
+    def solutions(self) -> int:
+        return sum(self.by_blocks.values())
+
+    @property
+    def min_blocks(self) -> int | None:
+        """Fewest blocks of a non-empty packing (None if there is none)."""
+        return min((b for b in self.by_blocks if b > 0), default=None)
+
+    @property
+    def max_blocks(self) -> int | None:
+        return max((b for b in self.by_blocks if b > 0), default=None)
+
+
+@dataclass
+class _State:
+    """The kernel's stacks and counters, sized for the deepest possible search."""
+
+    st: np.ndarray
+    opt_at: np.ndarray
+    cell: np.ndarray
+    mv: np.ndarray
+    ch: np.ndarray
+    cnt: np.ndarray
+    blocked: np.ndarray
+    cp: np.ndarray
+    cons: np.ndarray
+    fp: np.ndarray
+    fstack: np.ndarray
+    forced: np.ndarray
+    sp: np.ndarray
+    ssig: np.ndarray
+    sjd: np.ndarray
+
+    @classmethod
+    def create(cls, tables: Tables) -> _State:
+        n = tables.box.cell_count
+        volume = tables.cells.shape[1]
+        groups = tables.perm.shape[0]
+        faces_per_brick = max(np.diff(tables.face_start).max(initial=0), 1)
+        pending = faces_per_brick * (n // volume + 1)
+        st = np.zeros(6, np.int64)
+        st[kernels.UNDECIDED] = n
+        sp = np.zeros(n + 3, np.int64)
+        sp[1] = groups - 1
+        ssig = np.zeros((n + 2) * groups, np.int64)
+        ssig[: groups - 1] = np.arange(1, groups)
+        return cls(
+            st,
+            np.full(n, kernels.UNSET, np.int64),
+            np.zeros(n + 1, np.int64),
+            np.full(n + 1, kernels.UNSET, np.int64),
+            np.full(n + 1, kernels.UNSET, np.int64),
+            np.diff(tables.cover_start),
+            np.zeros(len(tables.placements), np.int64),
+            np.zeros(n + 3, np.int64),
+            np.zeros((n + 2) * pending, np.int64),
+            np.zeros(n + 3, np.int64),
+            np.zeros((n + 2) * pending, np.int64),
+            np.zeros(n, np.int64),
+            sp,
+            ssig,
+            np.zeros((n + 2) * groups, np.int64),
+        )
+
+
+def solve(
+    box: Box,
+    brick: tuple[int, int, int] = DEFAULT_BRICK,
+    *,
+    min_blocks: int = 0,
+    max_blocks: int | None = None,
+    keep: bool = False,
+) -> Generator[Progress, None, AntislideResult]:
+    """Find one packing of each symmetry class with min_blocks..max_blocks bricks.
+
+    With `keep`, the result lists the packings; otherwise it only counts them.
+    """
+    tables = Tables.build(box, brick)
+    n = box.cell_count
+    volume = tables.cells.shape[1]
+    limit = n // volume if max_blocks is None else max_blocks
+    if min_blocks < 0 or limit < 0:
+        raise SlidelabError("--min-blocks and --max-blocks must not be negative")
+    state = _State.create(tables)
+    by_blocks = np.zeros(n // volume + 1, np.int64)
+    width = max(n // volume, 1) if keep else 0
+    sols = np.zeros((BUFFER if keep else 1, width), np.int64)
+    sol_syms = np.zeros(sols.shape[0], np.int64)
+    found: list[Packing] = []
+    started = time.perf_counter()
+    budget = 1024
+    while True:
+        tick = time.perf_counter()
+        status = kernels.search(
+            state.st,
+            state.opt_at,
+            state.cell,
+            state.mv,
+            state.ch,
+            state.cnt,
+            state.blocked,
+            state.cp,
+            state.cons,
+            state.fp,
+            state.fstack,
+            state.forced,
+            state.sp,
+            state.ssig,
+            state.sjd,
+            tables.cells,
+            tables.cover_start,
+            tables.cover,
+            tables.face_start,
+            tables.face_cells_start,
+            tables.face_cells,
+            tables.perm,
+            tables.inverse_image,
+            by_blocks,
+            sols,
+            sol_syms,
+            min_blocks,
+            limit,
+            budget,
+        )
+        took = time.perf_counter() - tick
+        budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))
+        stored = int(state.st[kernels.STORED])
+        for row, syms in zip(sols[:stored].tolist(), sol_syms[:stored].tolist(), strict=True):
+            bricks = tuple(tables.placements[p] for p in row if p >= 0)
+            found.append(Packing(bricks, syms))
+        state.st[kernels.STORED] = 0
+        if status == kernels.DONE:
+            break
+        yield Progress(
+            phase="antislide search",
+            explored=int(state.st[kernels.NODES]),
+            elapsed=time.perf_counter() - started,
+            depth=int(state.st[kernels.L]),
+            found=int(by_blocks.sum()),
+        )
+    counts = {b: int(c) for b, c in enumerate(by_blocks.tolist()) if c}
+    return AntislideResult(
+        box,
+        brick,
+        tables.perm.shape[0],
+        counts,
+        int(state.st[kernels.NODES]),
+        tuple(found),
+    )

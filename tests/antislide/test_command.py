@@ -1,0 +1,76 @@
+"""`slidelab antislide`: JSON fields, listing, --check and bad input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from slidelab.antislide import command
+from slidelab.errors import ParseError, SlidelabError
+from tests.antislide.figures import SEED_NON_EXAMPLE, SEED_3x3x3
+
+
+def run(*arguments: str) -> int:
+    parser = argparse.ArgumentParser()
+    command.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["antislide", *arguments])
+    return args.run(args)
+
+
+def test_json_has_the_promised_fields(capsys):
+    assert run("3", "3", "3", "--json") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["solutions"] == 2
+    assert result["by_blocks"] == {"0": 1, "6": 1}
+    assert (result["min_blocks"], result["max_blocks"]) == (6, 6)
+    assert result["symmetries"] == 48
+
+
+def test_json_of_a_non_cube(capsys):
+    assert run("2", "4", "2", "--json") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["solutions"], result["by_blocks"], result["symmetries"]) == (
+        6,
+        {"0": 1, "4": 5},
+        16,
+    )
+
+
+def test_list_prints_layer_notation(capsys):
+    assert run("3", "3", "3", "--list", "--min-blocks", "1") == 0
+    out = capsys.readouterr().out
+    assert "# 1: (6 syms, 6 blks)" in out
+    assert "1 classes of antisliding packings (6 blocks: 1)" in out
+
+
+def test_check_accepts_the_seeds_packing(tmp_path, capsys):
+    path = tmp_path / "good.txt"
+    path.write_text(SEED_3x3x3)
+    assert run("--check", str(path)) == 0
+    assert "antisliding" in capsys.readouterr().out
+
+
+def test_check_names_the_sliding_bricks(tmp_path, capsys):
+    path = tmp_path / "bad.txt"
+    path.write_text(SEED_NON_EXAMPLE)
+    assert run("--check", str(path)) == command.EXIT_SLIDES
+    lines = capsys.readouterr().out.splitlines()
+    assert {line.split()[1] for line in lines} == {"2", "3", "5"}
+    assert "brick 2 can slide +y" in lines
+
+
+def test_check_reports_a_bad_brick_with_its_position(tmp_path):
+    path = tmp_path / "odd.txt"
+    path.write_text("1 1 .\t. . .\n1 . .\t. . .\n")
+    with pytest.raises(ParseError) as error:
+        run("--check", str(path))
+    assert str(error.value) == f"{path}:1:1: brick 1 is not a 2x2x1 block"
+
+
+def test_missing_dimensions_are_bad_input():
+    with pytest.raises(SlidelabError):
+        run("3", "3")
+    with pytest.raises(SlidelabError):
+        run("3", "0", "3")

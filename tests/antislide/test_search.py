@@ -1,0 +1,111 @@
+"""The search against golden figures, the seeds' packings and the brute-force reference."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from slidelab.antislide.layers import parse_packing
+from slidelab.antislide.model import Box, Placement
+from slidelab.antislide.reference import orbit_counts
+from slidelab.antislide.search import solve
+from slidelab.runs import Progress, run_to_end
+from tests.antislide.figures import CLASSES, CLASSES_4x4x4, CLASSES_4x4x5, SEED_3x3x3, SEED_4x4x4
+
+
+def canonical(box: Box, bricks: tuple[Placement, ...] | list[Placement]) -> tuple:
+    cells = [b.cells(box) for b in bricks]
+    return min(
+        tuple(sorted(tuple(sorted(p[c] for c in b)) for b in cells))
+        for p in box.symmetries.tolist()
+    )
+
+
+@pytest.mark.parametrize("dims", sorted(CLASSES))
+def test_golden_classes(dims):
+    result = run_to_end(solve(Box(dims)))
+    assert result.by_blocks == CLASSES[dims]
+    assert result.solutions == sum(CLASSES[dims].values())
+
+
+def test_3x3x3_has_the_seeds_one_packing():
+    box, bricks = parse_packing(SEED_3x3x3, (2, 2, 1))
+    result = run_to_end(solve(box, keep=True))
+    assert [p.blocks for p in result.packings] == [0, 6]
+    assert result.symmetries == 48
+    assert result.packings[0].symmetries == 48  # the empty packing
+    assert canonical(box, result.packings[1].bricks) == canonical(box, list(bricks.values()))
+
+
+def test_4x4x4_finds_the_seeds_12_block_packing_with_24_symmetries():
+    box, bricks = parse_packing(SEED_4x4x4, (2, 2, 1))
+    result = run_to_end(solve(box, min_blocks=12, max_blocks=12, keep=True))
+    assert result.by_blocks == {12: 3}
+    seed = canonical(box, list(bricks.values()))
+    matches = [p for p in result.packings if canonical(box, p.bricks) == seed]
+    assert len(matches) == 1 and matches[0].symmetries == 24
+
+
+def test_4x4x4_counts_and_summaries():
+    result = run_to_end(solve(Box((4, 4, 4))))
+    assert result.by_blocks == CLASSES_4x4x4
+    assert (result.solutions, result.min_blocks, result.max_blocks) == (1171, 12, 16)
+
+
+@pytest.mark.parametrize("dims", [(4, 4, 5), (4, 5, 4), (5, 4, 4)])
+def test_order_of_dimensions_does_not_matter(dims):
+    result = run_to_end(solve(Box(dims)))
+    assert result.by_blocks == CLASSES_4x4x5
+    assert (result.solutions, result.min_blocks, result.max_blocks) == (47403, 15, 20)
+    assert result.symmetries == 16
+
+
+@pytest.mark.parametrize("dims", [(2, 3, 4), (3, 4, 2), (4, 2, 3), (3, 2, 2), (2, 3, 2)])
+def test_any_order_gives_the_same_counts(dims):
+    sorted_counts = run_to_end(solve(Box(tuple(sorted(dims))))).by_blocks
+    assert run_to_end(solve(Box(dims))).by_blocks == sorted_counts
+
+
+def _small_boxes():
+    for dims in itertools.combinations_with_replacement(range(1, 5), 3):
+        if dims[0] <= 3 and dims[1] <= 3 and dims != (1, 1, 1):
+            yield dims
+
+
+@pytest.mark.parametrize("dims", list(_small_boxes()))
+def test_agrees_with_brute_force_up_to_3x3x4(dims):
+    assert run_to_end(solve(Box(dims))).by_blocks == orbit_counts(Box(dims))
+
+
+@pytest.mark.parametrize(
+    ("dims", "brick"),
+    [
+        ((2, 2, 3), (2, 1, 1)),
+        ((3, 3, 3), (3, 1, 1)),
+        ((2, 3, 4), (1, 1, 3)),
+        ((3, 3, 3), (2, 2, 2)),
+        ((2, 2, 2), (1, 1, 1)),
+        ((3, 2, 3), (1, 2, 3)),
+    ],
+)
+def test_agrees_with_brute_force_on_other_bricks(dims, brick):
+    assert run_to_end(solve(Box(dims), brick)).by_blocks == orbit_counts(Box(dims), brick)
+
+
+def test_block_filters():
+    result = run_to_end(solve(Box((4, 4, 4)), min_blocks=13, max_blocks=15))
+    assert result.by_blocks == {13: 1, 14: 72, 15: 21}
+
+
+def test_progress_and_cancel():
+    run = solve(Box((4, 4, 5)))
+    event = next(run)
+    assert isinstance(event, Progress) and event.explored > 0
+    run.close()
+
+
+def test_packing_symmetries_divide_the_group():
+    result = run_to_end(solve(Box((4, 4, 4)), max_blocks=14, keep=True))
+    assert len(result.packings) == result.solutions
+    assert all(48 % p.symmetries == 0 for p in result.packings)
