@@ -14,10 +14,11 @@ from slidelab import __version__
 from slidelab.antislide import command as antislide_command
 from slidelab.errors import ParseError, SlidelabError
 from slidelab.exactcover import command as dlx_command
+from slidelab.polycube import command as polycube_command
 from slidelab.sliding import command as slide_command
 
 EXIT_BAD_INPUT = 2
-SUBCOMMANDS = ("slide", "dlx", "antislide")
+SUBCOMMANDS = ("slide", "dlx", "antislide", "polycube")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     slide_command.register(subcommands)
     dlx_command.register(subcommands)
     antislide_command.register(subcommands)
+    polycube_command.register(subcommands)
     return parser
 
 

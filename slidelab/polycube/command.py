@@ -1,0 +1,106 @@
+"""`slidelab polycube`: pack polycubes into a box (Knuth's spec format): count, list, DLX."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from slidelab.exactcover.search import count_solutions
+from slidelab.fileio import read_text
+from slidelab.polycube.packing import Packing, build_packing, format_dlx, solution_numbers
+from slidelab.polycube.spec import cell_name, parse_spec
+from slidelab.polycube.symmetry import DistinctCount, count_distinct
+
+EXIT_FOUND, EXIT_NONE = 0, 1
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    """Add the `polycube` subcommand to the `slidelab` command line."""
+    parser = subcommands.add_parser(
+        "polycube",
+        help="pack polycubes into a box (Knuth's POLYCUBE-DLX spec format)",
+        description="Pack the pieces of a polycube spec (usually FILE.pcube: a box line, then "
+        "one line per piece, cells xyz in radix-62 digits) into its box. Solutions are printed "
+        "as one line per piece (its name and cells), a blank line after each.",
+    )
+    parser.add_argument("spec", nargs="?", default="-", help="spec file (default: stdin)")
+    parser.add_argument(
+        "--dlx", action="store_true", help="print the exact-cover problem in DLX format"
+    )
+    parser.add_argument("--count", action="store_true", help="print only how many solutions")
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="also count solutions up to the box's rotations (and reflections, when the "
+        "pieces are closed under mirroring)",
+    )
+    parser.add_argument(
+        "--mirror", action="store_true", help="pieces may be turned into their mirror images"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out one `slidelab polycube` command; returns the exit status."""
+    source = "<stdin>" if args.spec == "-" else args.spec
+    text = sys.stdin.read() if args.spec == "-" else read_text(args.spec)
+    packing = build_packing(parse_spec(text, source), with_mirror=args.mirror)
+    if args.dlx:
+        sys.stdout.write(format_dlx(packing, echo=text))
+        return EXIT_FOUND
+    summary = _summary(packing)
+    if args.distinct:
+        counted = count_distinct(packing)
+        summary |= _distinct_fields(counted)
+        count = counted.solutions
+        if not args.json:
+            print(
+                f"{counted.solutions} solutions, {counted.distinct} distinct up to the box's "
+                f"{counted.group_order} symmetries"
+                f" ({'rotations and reflections' if counted.reflections else 'rotations'})"
+            )
+    elif args.count:
+        count = count_solutions(packing.problem)
+        if not args.json:
+            print(count)
+    else:
+        found = [_decoded(packing, s) for s in solution_numbers(packing.problem)]
+        count = len(found)
+        if args.json:
+            summary["found"] = found
+        else:
+            for solution in found:
+                print("\n".join(" ".join([p["piece"], *p["cells"]]) for p in solution) + "\n")
+    summary["solutions"] = count
+    if args.json:
+        print(json.dumps(summary))
+    return EXIT_NONE if count == 0 else EXIT_FOUND
+
+
+def _summary(packing: Packing) -> dict[str, Any]:
+    return {
+        "cells": len(packing.spec.box),
+        "pieces": sum(p.multiplicity for p in packing.spec.pieces),
+        "options": len(packing.placements),
+        "mirror": packing.mirror,
+    }
+
+
+def _distinct_fields(counted: DistinctCount) -> dict[str, Any]:
+    return {
+        "distinct": counted.distinct,
+        "symmetries": counted.group_order,
+        "reflections": counted.reflections,
+        "restricted_piece": counted.piece,
+        "seconds": round(counted.seconds, 6),
+    }
+
+
+def _decoded(packing: Packing, solution: tuple[int, ...]) -> list[dict[str, Any]]:
+    return [
+        {"piece": p.piece, "cells": [cell_name(c) for c in p.cells]}
+        for p in packing.decode(solution)
+    ]

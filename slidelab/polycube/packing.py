@@ -1,0 +1,102 @@
+"""A polycube spec as an exact-cover problem (the seed's items and options), and back.
+
+Items: the box's cells ('xyz', sorted), then the piece names, a piece of
+multiplicity m covered exactly m times.  Options: for every base placement
+(each line's rotations in the seed's order, then with `mirror` its mirror
+images' new rotations) and every shift that keeps it in the box, the piece
+name and its cells.  A placement reached twice (two lines of one piece giving
+the same shape) is listed once, so copies are never counted twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from slidelab.exactcover.dlxformat import format_problem
+from slidelab.exactcover.problem import Problem
+from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.polycube.rotations import Shape, mirror, orientations
+from slidelab.polycube.spec import Cell, PieceSpec, Spec, cell_name
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One piece in one position: the piece's name and the box cells it fills."""
+
+    piece: str
+    cells: tuple[Cell, ...]
+    """Sorted."""
+
+
+@dataclass(frozen=True)
+class Packing:
+    """A spec's exact-cover problem; option k places `placements[k]`."""
+
+    spec: Spec
+    mirror: bool
+    """Whether mirror images of the pieces may be used."""
+    problem: Problem
+    placements: tuple[Placement, ...]
+
+    def decode(self, solution: tuple[int, ...]) -> tuple[Placement, ...]:
+        """The placements of a solution given as option numbers, in piece order."""
+        order = {piece.name: k for k, piece in enumerate(self.spec.pieces)}
+        chosen = [self.placements[k] for k in solution]
+        return tuple(sorted(chosen, key=lambda p: (order[p.piece], p.cells)))
+
+
+def base_shapes(piece: PieceSpec, with_mirror: bool = False) -> list[Shape]:
+    """A piece's distinct base placements (normalised), in the seed's order."""
+    found: list[Shape] = []
+    for shape in piece.shapes:
+        sources = [shape, mirror(shape)] if with_mirror else [shape]
+        for source in sources:
+            found += [s for s in orientations(source) if s not in found]
+    return found
+
+
+def build_packing(spec: Spec, with_mirror: bool = False) -> Packing:
+    """The exact-cover problem of packing `spec`'s pieces into its box."""
+    box = set(spec.box)
+    low = [min(c[axis] for c in spec.box) for axis in range(3)]
+    high = [max(c[axis] for c in spec.box) for axis in range(3)]
+    placements: list[Placement] = []
+    seen: set[tuple[str, tuple[Cell, ...]]] = set()
+    for piece in spec.pieces:
+        for shape in base_shapes(piece, with_mirror):
+            for cells in _shifts(shape, low, high, box):
+                if (piece.name, cells) not in seen:
+                    seen.add((piece.name, cells))
+                    placements.append(Placement(piece.name, cells))
+    problem = Problem.of_sets(
+        primary=[cell_name(c) for c in spec.box] + [p.name for p in spec.pieces],
+        options=[[p.piece, *(cell_name(c) for c in p.cells)] for p in placements],
+        bounds={p.name: (p.multiplicity, p.multiplicity) for p in spec.pieces},
+    )
+    return Packing(spec, with_mirror, problem, tuple(placements))
+
+
+def _shifts(shape: Shape, low: list[int], high: list[int], box: set[Cell]) -> Iterator[Shape]:
+    """Every shift of `shape` inside `box`, in the seed's order (dx, then dy, then dz)."""
+    extent = [max(c[axis] for c in shape) for axis in range(3)]
+    for dx in range(low[0], high[0] - extent[0] + 1):
+        for dy in range(low[1], high[1] - extent[1] + 1):
+            for dz in range(low[2], high[2] - extent[2] + 1):
+                cells = tuple((x + dx, y + dy, z + dz) for x, y, z in shape)
+                if all(c in box for c in cells):
+                    yield cells
+
+
+def format_dlx(packing: Packing, echo: str = "") -> str:
+    """The problem in Knuth's DLX format, `echo` (the spec's text) first as comments."""
+    comment = echo.rstrip("\n") + "\n" if echo else ""
+    comment += "this file was created by slidelab polycube from that data"
+    return format_problem(packing.problem, comment)
+
+
+def solution_numbers(problem: Problem, *, limit: int | None = None) -> Iterator[tuple[int, ...]]:
+    """Every solution of `problem` as a tuple of option numbers (at most `limit`)."""
+    for event in solve(problem, limit=limit):
+        if isinstance(event, SolutionsFound):
+            yield from event.solutions

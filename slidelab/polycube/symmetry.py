@@ -1,0 +1,192 @@
+"""Counting packings up to the symmetries of the box, by symmetry breaking during the search.
+
+The group G: the symmetries of the cube lattice (rotations, and reflections when
+the set of pieces is closed under mirroring) that map the box onto itself, each
+taken as the permutation it induces on the options (a reflection also swaps
+each chiral piece with its mirror image).  Symmetries that move no option, such
+as turning a one-cell-thick box over, act as the identity and count once.
+
+Distinct solutions are the orbits of G on the solutions.  Pick a piece kind P
+with one copy that every symmetry maps to itself.  Every solution holds exactly
+one placement of P, so the orbits of solutions split by the orbit of that
+placement: for one representative r of each orbit of G on P's placements, the
+orbits of solutions whose P-placement lies in r's orbit correspond one to one
+to the orbits of r's stabiliser H_r on the solutions that contain r.  So
+
+    distinct = sum over representatives r of (H_r-orbits of solutions containing r),
+
+and when H_r is trivial that is simply the number of solutions containing r.
+The search therefore keeps only the representatives of P (one engine count for
+all those with a trivial stabiliser together) and, for each representative with
+a nontrivial stabiliser, lists the solutions containing it and merges those
+that H_r maps onto each other.  The fixed count comes out too: r's orbit has
+|G| / |H_r| placements, each in as many solutions as r.  P is chosen to have as
+few representatives with a nontrivial stabiliser as possible, then as few
+representatives as possible.  When no piece qualifies, every solution is listed
+and merged (`count_orbits`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from slidelab.exactcover.search import count_solutions
+from slidelab.polycube.packing import Packing, base_shapes, solution_numbers
+from slidelab.polycube.rotations import REFLECTIONS, ROTATIONS, Matrix, apply, mirror
+from slidelab.polycube.spec import Cell
+
+Permutation = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BoxGroup:
+    """The box's symmetry group acting on the options of a packing."""
+
+    permutations: tuple[Permutation, ...]
+    """Distinct option permutations, the identity first."""
+    reflections: bool
+    """Whether reflections of the box were admitted (the pieces are closed under mirroring)."""
+
+
+@dataclass(frozen=True)
+class DistinctCount:
+    """Solutions of a packing, in the fixed box and up to the box's symmetries."""
+
+    solutions: int
+    """Every packing of the fixed box."""
+    distinct: int
+    """Packings up to the symmetries in the group."""
+    group_order: int
+    """Symmetries of the box, as distinct permutations of the placements."""
+    reflections: bool
+    """Whether the group includes reflections."""
+    piece: str | None
+    """The piece whose placements were restricted (None: all solutions were merged)."""
+    representatives: int
+    """Placements of that piece kept in the search."""
+    seconds: float
+
+
+def mirror_partners(packing: Packing) -> dict[str, str] | None:
+    """Each piece's mirror-image piece, or None when some piece's mirror image is missing.
+
+    A piece's mirror partner has the mirrored set of base placements and the
+    same multiplicity (with `packing.mirror` every piece is its own partner).
+    """
+    shapes = {
+        p.name: (frozenset(base_shapes(p, packing.mirror)), p.multiplicity)
+        for p in packing.spec.pieces
+    }
+    partners: dict[str, str] = {}
+    for name, (own, copies) in shapes.items():
+        wanted = (frozenset(mirror(s) for s in own), copies)
+        match = [other for other, value in shapes.items() if value == wanted]
+        if not match:
+            return None
+        partners[name] = match[0]
+    return partners
+
+
+def box_group(packing: Packing) -> BoxGroup:
+    """The symmetries of the box as permutations of `packing`'s options."""
+    partners = mirror_partners(packing)
+    matrices = ROTATIONS + (REFLECTIONS if partners is not None else ())
+    number = {(p.piece, p.cells): k for k, p in enumerate(packing.placements)}
+    found: dict[Permutation, None] = {}
+    for m in matrices:
+        move = _box_map(m, packing.spec.box)
+        if move is None:
+            continue
+        rename = partners if m in REFLECTIONS and partners is not None else {}
+        found[
+            tuple(
+                number[(rename.get(p.piece, p.piece), tuple(sorted(move(c) for c in p.cells)))]
+                for p in packing.placements
+            )
+        ] = None
+    return BoxGroup(tuple(found), partners is not None)
+
+
+def _box_map(m: Matrix, box: tuple[Cell, ...]) -> Callable[[Cell], Cell] | None:
+    """`m` followed by the shift that puts the box back in place, if it maps the box onto itself."""
+    image = [apply(m, c) for c in box]
+    shift = [min(c[a] for c in box) - min(c[a] for c in image) for a in range(3)]
+    moved = {(x + shift[0], y + shift[1], z + shift[2]) for x, y, z in image}
+    if moved != set(box):
+        return None
+
+    def move(cell: Cell) -> Cell:
+        x, y, z = apply(m, cell)
+        return (x + shift[0], y + shift[1], z + shift[2])
+
+    return move
+
+
+def canonical(solution: Iterable[int], permutations: Iterable[Permutation]) -> Permutation:
+    """The least image of a solution (its option numbers) under the permutations."""
+    chosen = tuple(solution)
+    return min(tuple(sorted(perm[k] for k in chosen)) for perm in permutations)
+
+
+def count_orbits(solutions: Iterable[Iterable[int]], permutations: tuple[Permutation, ...]) -> int:
+    """How many classes the solutions fall into when the permutations' images are merged."""
+    return len({canonical(s, permutations) for s in solutions})
+
+
+def count_distinct(packing: Packing) -> DistinctCount:
+    """Solutions and distinct solutions of `packing`, by symmetry breaking (see module doc)."""
+    started = time.perf_counter()
+    group = box_group(packing)
+    perms = group.permutations
+    order = len(perms)
+    choice = _choose_piece(packing, perms)
+    if choice is None:
+        every = list(solution_numbers(packing.problem))
+        return DistinctCount(
+            len(every), count_orbits(every, perms), order, group.reflections, None, 0,
+            time.perf_counter() - started,
+        )  # fmt: skip
+    piece, representatives = choice
+    own = {k for k, p in enumerate(packing.placements) if p.piece == piece}
+    free = {r for r, stabiliser in representatives if len(stabiliser) == 1}
+    solutions = distinct = 0
+    if free:
+        plain = count_solutions(packing.problem.without_options(own - free))
+        distinct += plain
+        solutions += plain * order
+    for r, stabiliser in representatives:
+        if r in free:
+            continue
+        removed = own - {r}
+        kept = [k for k in range(len(packing.placements)) if k not in removed]
+        narrowed = packing.problem.without_options(removed)
+        found = [tuple(kept[k] for k in s) for s in solution_numbers(narrowed)]
+        distinct += count_orbits(found, stabiliser)
+        solutions += len(found) * order // len(stabiliser)
+    return DistinctCount(
+        solutions, distinct, order, group.reflections, piece, len(representatives),
+        time.perf_counter() - started,
+    )  # fmt: skip
+
+
+def _choose_piece(
+    packing: Packing, perms: tuple[Permutation, ...]
+) -> tuple[str, list[tuple[int, tuple[Permutation, ...]]]] | None:
+    """The piece to restrict and its representatives, each with its stabiliser."""
+    best: tuple[tuple[int, int], str, list[tuple[int, tuple[Permutation, ...]]]] | None = None
+    for piece in packing.spec.pieces:
+        options = [k for k, p in enumerate(packing.placements) if p.piece == piece.name]
+        if piece.multiplicity != 1 or any(perm[options[0]] not in set(options) for perm in perms):
+            continue
+        seen: set[int] = set()
+        representatives = []
+        for k in options:
+            if k not in seen:
+                seen.update(perm[k] for perm in perms)
+                representatives.append((k, tuple(p for p in perms if p[k] == k)))
+        score = (sum(len(s) > 1 for _, s in representatives), len(representatives))
+        if best is None or score < best[0]:
+            best = (score, piece.name, representatives)
+    return None if best is None else (best[1], best[2])

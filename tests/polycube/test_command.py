@@ -1,0 +1,84 @@
+"""`slidelab polycube`: output forms, JSON fields and exit statuses.
+
+Until the subcommand is wired into `slidelab.cli`, these tests build a parser
+with `command.register` and handle errors the way `cli.main` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import pytest
+
+from slidelab.errors import ParseError, SlidelabError
+from slidelab.exactcover.dlxformat import parse_problem
+from slidelab.polycube import command
+from slidelab.polycube.library import library_text
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="slidelab")
+    command.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ParseError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except SlidelabError as error:
+        print(f"slidelab: {error}", file=sys.stderr)
+        return 2
+
+
+@pytest.fixture
+def soma(tmp_path):
+    path = tmp_path / "soma.pcube"
+    path.write_text(library_text("soma.pcube"))
+    return str(path)
+
+
+def test_dlx_output(soma, capsys):
+    assert main(["polycube", soma, "--dlx"]) == 0
+    problem = parse_problem(capsys.readouterr().out)
+    assert len(problem.primary) == 34 and len(problem.options) == 688
+
+
+def test_count_and_distinct(soma, capsys):
+    assert main(["polycube", soma, "--count"]) == 0
+    assert capsys.readouterr().out == "11520\n"
+    assert main(["polycube", soma, "--distinct"]) == 0
+    assert "11520 solutions, 240 distinct" in capsys.readouterr().out
+
+
+def test_json(soma, capsys):
+    assert main(["polycube", soma, "--distinct", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["solutions"] == 11520 and result["distinct"] == 240
+    assert result["symmetries"] == 48 and result["reflections"] is True
+    assert main(["polycube", soma, "--count", "--json", "--mirror"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["mirror"] is True and "distinct" not in result
+
+
+def test_listing(tmp_path, capsys):
+    path = tmp_path / "tiny.pcube"
+    path.write_text("[01][01]0\nL 000 100 010\nU 000\n")
+    assert main(["polycube", str(path)]) == 0
+    blocks = capsys.readouterr().out.strip().split("\n\n")
+    assert len(blocks) == 4 and blocks[0].splitlines()[0].startswith("L ")
+    assert main(["polycube", str(path), "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["found"]
+    assert found[0][1] == {"piece": "U", "cells": [found[0][1]["cells"][0]]}
+
+
+def test_no_solution_and_bad_input(tmp_path, capsys):
+    none = tmp_path / "none.pcube"
+    none.write_text("[01]00\nU 000\n")
+    assert main(["polycube", str(none), "--count"]) == 1
+    bad = tmp_path / "bad.pcube"
+    bad.write_text("0[3-2]0\n")
+    assert main(["polycube", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"{bad}:1:5: decreasing range")
+    assert main(["polycube", str(tmp_path / "missing.pcube")]) == 2

@@ -1,0 +1,81 @@
+"""Distinct solutions by symmetry breaking, against listing everything and merging by geometry."""
+
+from __future__ import annotations
+
+import pytest
+
+from slidelab.polycube.library import library_names, load_library_spec
+from slidelab.polycube.packing import build_packing
+from slidelab.polycube.reference import distinct_by_filtering, layouts
+from slidelab.polycube.spec import parse_spec
+from slidelab.polycube.symmetry import box_group, count_distinct, mirror_partners
+
+GOLDEN = [
+    # file, fixed-box solutions, distinct, symmetries of the box, reflections
+    ("soma.pcube", 11520, 240, 48, True),
+    ("pentominoes-6x10x1.pcube", 9356, 2339, 4, True),
+    ("solid-pentominoes-2x3x10.pcube", 96, 12, 8, True),
+    ("solid-pentominoes-2x5x6.pcube", 2112, 264, 8, True),
+    ("slothouber-graatsma.pcube", 8, 1, 48, True),
+    ("tetracubes-2x4x4.pcube", 11120, 695, 16, True),
+]
+
+
+@pytest.mark.parametrize(("name", "solutions", "distinct", "order", "reflections"), GOLDEN)
+def test_library_counts(name, solutions, distinct, order, reflections):
+    counted = count_distinct(build_packing(load_library_spec(name)))
+    assert (counted.solutions, counted.distinct) == (solutions, distinct)
+    assert (counted.group_order, counted.reflections) == (order, reflections)
+
+
+def test_solid_pentominoes_fill_3x4x5_in_3940_ways():
+    counted = count_distinct(build_packing(load_library_spec("solid-pentominoes-3x4x5.pcube")))
+    assert (counted.solutions, counted.distinct, counted.group_order) == (31520, 3940, 8)
+
+
+def test_soma_screws_are_mirror_partners():
+    partners = mirror_partners(build_packing(load_library_spec("soma.pcube")))
+    assert partners is not None and partners["A"] == "B" and partners["B"] == "A"
+    assert partners["P"] == "P"
+
+
+def test_a_chiral_set_gets_rotations_only():
+    packing = build_packing(
+        parse_spec("[0-1][0-1][0-2]\nA 000 100 010 101\nV 000 100 010\nU 000\n")
+    )
+    assert mirror_partners(packing) is None
+    group = box_group(packing)
+    assert not group.reflections and len(group.permutations) == 8  # the square prism's turns
+    assert box_group(build_packing(packing.spec, with_mirror=True)).reflections
+
+
+SMALL = [
+    "[0-2][0-2][0-1]\nV 000 100 010\nL 000 100 200 010\nT 000 100 200 110\nS 000 100 110 210\n"
+    "U 000\n",
+    "[0-3][0-3]0\nL 000 100 200 010\nT 000 100 200 110\nS 000 100 110 210\nI 000 100 200 300\n",
+    "[0-2][0-2][0-2]\n6*Y 000 010 001 011\n3*U 000\n",
+    "[0-1][0-2][0-2]\nA 000 100 010 101\nB 000 100 010 011\nV 000 100 010\nD 000 100\nU 000\n",
+    "[0-1][0-2][0-2]\nA 000 100 010 101\nV 000 100 010\n2*D 000 100\nU 000\n",
+    "[0-2][0-2]0 111\nV 000 100 010\n2*D 000 100\nU 000\nX 000\n",
+]
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("mirror", [False, True])
+def test_symmetry_breaking_agrees_with_filtering(text, mirror):
+    packing = build_packing(parse_spec(text), with_mirror=mirror)
+    counted = count_distinct(packing)
+    assert counted.distinct == distinct_by_filtering(packing)
+    assert counted.solutions == len(layouts(packing))
+
+
+def test_nontrivial_stabilisers_are_handled():
+    # The 3 x 3 x 1 plate: the centre placement of a plus-shaped piece is fixed by every symmetry.
+    packing = build_packing(parse_spec("[0-2][0-2]0\nX 010 100 110 120 210\n4*U 000\n"))
+    counted = count_distinct(packing)
+    assert counted.piece == "X" and (counted.solutions, counted.distinct) == (1, 1)
+
+
+def test_every_library_spec_is_counted_here():
+    counted = {name for name, *_ in GOLDEN} | {"solid-pentominoes-3x4x5.pcube"}
+    assert set(library_names()) == counted
