@@ -1,23 +1,19 @@
-"""The classic polycube sets shipped in resources/puzzles/polycube (via importlib.resources)."""
+"""The classic polycube sets shipped in resources/puzzles/polycube."""
 
 from __future__ import annotations
 
-from importlib.resources import files
-
+from slidelab.library import shipped_names, shipped_text
 from slidelab.polycube.spec import Spec, parse_spec
-
-SUFFIX = ".pcube"
 
 
 def library_names() -> list[str]:
     """File names of the library specs, sorted."""
-    folder = files("slidelab.resources").joinpath("puzzles", "polycube")
-    return sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(SUFFIX))
+    return shipped_names("polycube", ".pcube")
 
 
 def library_text(name: str) -> str:
     """The text of one library spec, by file name."""
-    return files("slidelab.resources").joinpath("puzzles", "polycube", name).read_text("utf-8")
+    return shipped_text("polycube", name)
 
 
 def load_library_spec(name: str) -> Spec:

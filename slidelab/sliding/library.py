@@ -1,24 +1,20 @@
-"""The classic puzzles shipped in resources/puzzles/sliding, read through importlib.resources."""
+"""The classic sliding-block puzzles shipped in resources/puzzles/sliding."""
 
 from __future__ import annotations
 
-from importlib.resources import files
-
+from slidelab.library import shipped_names, shipped_text
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.textformat import parse_puzzle
-
-SUFFIX = ".slide"
 
 
 def library_names() -> list[str]:
     """File names of the library puzzles, sorted."""
-    folder = files("slidelab.resources").joinpath("puzzles", "sliding")
-    return sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(SUFFIX))
+    return shipped_names("sliding", ".slide")
 
 
 def library_text(name: str) -> str:
     """The text of one library puzzle, by file name."""
-    return files("slidelab.resources").joinpath("puzzles", "sliding", name).read_text("utf-8")
+    return shipped_text("sliding", name)
 
 
 def load_library_puzzle(name: str) -> Puzzle:

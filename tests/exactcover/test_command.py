@@ -1,37 +1,16 @@
-"""`slidelab dlx`: output forms, JSON fields, exit statuses and saved runs.
-
-Until the subcommand is wired into `slidelab.cli`, these tests build a parser
-with `command.register` and handle errors the way `cli.main` does.
-"""
+"""`slidelab dlx`: output forms, JSON fields, exit statuses and saved runs."""
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
-import sys
 
 import pytest
 
-from slidelab.errors import ParseError, SlidelabError
-from slidelab.exactcover import command
+from slidelab.cli import main
 from slidelab.exactcover.dlxformat import format_problem
 from tests.exactcover.problems import queens
 from tests.exactcover.test_dlxformat import DLX1_EXAMPLE, DLX3_EXAMPLE
-
-
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="slidelab")
-    command.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except ParseError as error:
-        print(error, file=sys.stderr)
-        return 2
-    except SlidelabError as error:
-        print(f"slidelab: {error}", file=sys.stderr)
-        return 2
 
 
 @pytest.fixture

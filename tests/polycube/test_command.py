@@ -1,35 +1,14 @@
-"""`slidelab polycube`: output forms, JSON fields and exit statuses.
-
-Until the subcommand is wired into `slidelab.cli`, these tests build a parser
-with `command.register` and handle errors the way `cli.main` does.
-"""
+"""`slidelab polycube`: output forms, JSON fields and exit statuses."""
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 
 import pytest
 
-from slidelab.errors import ParseError, SlidelabError
+from slidelab.cli import main
 from slidelab.exactcover.dlxformat import parse_problem
-from slidelab.polycube import command
 from slidelab.polycube.library import library_text
-
-
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="slidelab")
-    command.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except ParseError as error:
-        print(error, file=sys.stderr)
-        return 2
-    except SlidelabError as error:
-        print(f"slidelab: {error}", file=sys.stderr)
-        return 2
 
 
 @pytest.fixture
