@@ -199,12 +199,13 @@ def search(
             undecided -= volume
             blocks += 1
         ok = blocks + undecided // volume >= min_blocks
-        # Compute the new constraint list; reject if a face set is all empty.
+        # Compute the new constraint list from the old one and the faces of the brick just
+        # placed; reject if a face set is all empty, force a cell if it has one left.
         k = cp[lv + 1]
-        for c in range(cp[lv], cp[lv + 1]):
-            if not ok:
-                break
-            f = cons[c]
+        n_old = cp[lv + 1] - cp[lv]
+        n_new = face_start[m + 1] - face_start[m] if m >= 0 else 0
+        for index in range(n_old + n_new if ok else 0):
+            f = cons[cp[lv] + index] if index < n_old else face_start[m] + index - n_old
             open_cells = 0
             last = -1
             satisfied = False
@@ -220,38 +221,14 @@ def search(
                 continue
             if open_cells == 0:
                 ok = False
-            elif open_cells == 1:
+                break
+            if open_cells == 1:
                 forced[last] += 1
                 fstack[fp[lv + 1]] = last
                 fp[lv + 1] += 1
             else:
                 cons[k] = f
                 k += 1
-        if ok and m >= 0:
-            for f in range(face_start[m], face_start[m + 1]):
-                open_cells = 0
-                last = -1
-                satisfied = False
-                for q in range(fc_start[f], fc_start[f + 1]):
-                    o = opt_at[fc[q]]
-                    if o >= 0:
-                        satisfied = True
-                        break
-                    if o == UNSET:
-                        open_cells += 1
-                        last = fc[q]
-                if satisfied:
-                    continue
-                if open_cells == 0:
-                    ok = False
-                    break
-                if open_cells == 1:
-                    forced[last] += 1
-                    fstack[fp[lv + 1]] = last
-                    fp[lv + 1] += 1
-                else:
-                    cons[k] = f
-                    k += 1
         if not ok:
             continue
         cp[lv + 2] = k
