@@ -4,7 +4,9 @@ Level lv covers an undecided cell `cell[lv]` with the fewest options (Knuth's
 section 31), either with the empty option (EMPTY) or with a placement covering
 it; `mv[lv]` is the option chosen and `ch[lv]` its index in the cell's `cover`
 list.  `opt_at[x]` is the option deciding cell x, or UNSET.  `blocked[p]` counts
-decided cells of placement p, and `cnt[x]` the placements that could still cover x.
+decided cells of placement p.  `options[x]` counts the ways left to decide cell x: the
+placements that could still cover it, plus 1 for leaving it empty unless it is forced,
+plus DECIDED while it is decided (so choosing a cell is a plain minimum over one array).
 
 Constraint lists: `cons[cp[lv]:cp[lv + 1]]` are the face sets of placed bricks that
 are not yet satisfied, with two or more undecided cells, as they stand before the
@@ -38,15 +40,18 @@ DONE, BUDGET_USED, BUFFER_FULL = 0, 1, 2
 L, PHASE, NODES, BLOCKS, UNDECIDED, STORED = range(6)
 """Slots of the state vector `st`."""
 
+DECIDED = 1 << 30
+"""Added to `options[x]` while cell x is decided, so that the least entry is an undecided cell."""
 
-@njit(cache=True, nogil=True)
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def search(
     st,
     opt_at,
     cell,
     mv,
     ch,
-    cnt,
+    options,
     blocked,
     cp,
     cons,
@@ -83,17 +88,17 @@ def search(
     status = DONE
     while True:
         if phase == DESCEND:
-            # Select an undecided cell with the fewest options, or record a solution.
+            # Select an undecided cell with the fewest options, or record a solution: the
+            # first cell whose count is at most 1 if there is one, else the first least.
+            fewest = options[0]
+            for y in range(1, ncells):
+                fewest = min(fewest, options[y])
             x = -1
-            fewest = ncells * volume + 2
-            for y in range(ncells):
-                if opt_at[y] == UNSET:
-                    options = cnt[y] + (1 if forced[y] == 0 else 0)
-                    if options < fewest:
-                        fewest = options
-                        x = y
-                        if options <= 1:
-                            break
+            if fewest < DECIDED:
+                bound = max(fewest, 1)
+                x = 0
+                while options[x] > bound:
+                    x += 1
             if x < 0:
                 if blocks >= min_blocks:
                     if sols.shape[1] > 0 and stored == sols.shape[0]:
@@ -128,28 +133,33 @@ def search(
         m = mv[lv]
         if m == EMPTY:
             opt_at[x] = UNSET
+            options[x] -= DECIDED
             undecided += 1
             for q in range(cover_start[x], cover_start[x + 1]):
                 p = cover[q]
                 blocked[p] -= 1
                 if blocked[p] == 0:
                     for t in range(volume):
-                        cnt[pcells[p, t]] += 1
+                        options[pcells[p, t]] += 1
         elif m >= 0:
             for t in range(volume):
                 y = pcells[m, t]
                 opt_at[y] = UNSET
+                options[y] -= DECIDED
                 for q in range(cover_start[y], cover_start[y + 1]):
                     p = cover[q]
                     blocked[p] -= 1
                     if blocked[p] == 0:
                         for u in range(volume):
-                            cnt[pcells[p, u]] += 1
+                            options[pcells[p, u]] += 1
             undecided += volume
             blocks -= 1
         while fp[lv + 1] > fp[lv]:
             fp[lv + 1] -= 1
-            forced[fstack[fp[lv + 1]]] -= 1
+            y = fstack[fp[lv + 1]]
+            forced[y] -= 1
+            if forced[y] == 0:
+                options[y] += 1
         c = ch[lv]
         if c == UNSET:
             c = EMPTY
@@ -179,23 +189,25 @@ def search(
         # Make the move.
         if m == EMPTY:
             opt_at[x] = EMPTY
+            options[x] += DECIDED
             undecided -= 1
             for q in range(cover_start[x], cover_start[x + 1]):
                 p = cover[q]
                 blocked[p] += 1
                 if blocked[p] == 1:
                     for t in range(volume):
-                        cnt[pcells[p, t]] -= 1
+                        options[pcells[p, t]] -= 1
         else:
             for t in range(volume):
                 y = pcells[m, t]
                 opt_at[y] = m
+                options[y] += DECIDED
                 for q in range(cover_start[y], cover_start[y + 1]):
                     p = cover[q]
                     blocked[p] += 1
                     if blocked[p] == 1:
                         for u in range(volume):
-                            cnt[pcells[p, u]] -= 1
+                            options[pcells[p, u]] -= 1
             undecided -= volume
             blocks += 1
         ok = blocks + undecided // volume >= min_blocks
@@ -224,6 +236,8 @@ def search(
                 break
             if open_cells == 1:
                 forced[last] += 1
+                if forced[last] == 1:
+                    options[last] -= 1
                 fstack[fp[lv + 1]] = last
                 fp[lv + 1] += 1
             else:

@@ -72,7 +72,7 @@ class _State:
     cell: np.ndarray
     mv: np.ndarray
     ch: np.ndarray
-    cnt: np.ndarray
+    options: np.ndarray
     blocked: np.ndarray
     cp: np.ndarray
     cons: np.ndarray
@@ -102,7 +102,7 @@ class _State:
             np.zeros(n + 1, np.int64),
             np.full(n + 1, kernels.UNSET, np.int64),
             np.full(n + 1, kernels.UNSET, np.int64),
-            np.diff(tables.cover_start),
+            (np.diff(tables.cover_start) + 1).astype(np.int32),  # any placement, or empty
             np.zeros(len(tables.placements), np.int64),
             np.zeros(n + 3, np.int64),
             np.zeros((n + 2) * pending, np.int64),
@@ -149,7 +149,7 @@ def solve(
             state.cell,
             state.mv,
             state.ch,
-            state.cnt,
+            state.options,
             state.blocked,
             state.cp,
             state.cons,
