@@ -7,11 +7,13 @@ import json
 import sys
 from typing import Any
 
-from slidelab.exactcover.search import count_solutions
+from slidelab.exactcover.search import solve
 from slidelab.fileio import read_text
 from slidelab.polycube.packing import Packing, build_packing, format_dlx, solution_numbers
 from slidelab.polycube.spec import cell_name, parse_spec
-from slidelab.polycube.symmetry import DistinctCount, count_distinct
+from slidelab.polycube.symmetry import DistinctCount, search_distinct
+from slidelab.progress import ProgressLine
+from slidelab.runs import ResultT, Solver, run_to_end
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FOUND
     summary = _summary(packing)
     if args.distinct:
-        counted = count_distinct(packing)
+        counted = _with_progress_line(search_distinct(packing))
         summary |= _distinct_fields(counted)
         count = counted.solutions
         if not args.json:
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                 f" ({'rotations and reflections' if counted.reflections else 'rotations'})"
             )
     elif args.count:
-        count = count_solutions(packing.problem)
+        count = _with_progress_line(solve(packing.problem, count_only=True)).count  # type: ignore[arg-type]
         if not args.json:
             print(count)
     else:
@@ -78,6 +80,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     return EXIT_NONE if count == 0 else EXIT_FOUND
+
+
+def _with_progress_line(search: Solver[ResultT]) -> ResultT:
+    """Run `search` to its end, showing its progress on a terminal's stderr."""
+    progress = ProgressLine()
+    try:
+        return run_to_end(search, progress)
+    finally:
+        progress.clear()
 
 
 def _summary(packing: Packing) -> dict[str, Any]:

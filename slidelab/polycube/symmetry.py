@@ -29,13 +29,15 @@ and merged (`count_orbits`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 
-from slidelab.exactcover.search import count_solutions
-from slidelab.polycube.packing import Packing, base_shapes, solution_numbers
+from slidelab.exactcover.problem import Problem
+from slidelab.exactcover.search import Event, ExactCoverResult, SolutionsFound, solve
+from slidelab.polycube.packing import Packing, base_shapes
 from slidelab.polycube.rotations import REFLECTIONS, ROTATIONS, Matrix, apply, mirror
 from slidelab.polycube.spec import Cell
+from slidelab.runs import Progress, run_to_end
 
 Permutation = tuple[int, ...]
 
@@ -135,15 +137,20 @@ def count_orbits(solutions: Iterable[Iterable[int]], permutations: tuple[Permuta
     return len({canonical(s, permutations) for s in solutions})
 
 
-def count_distinct(packing: Packing) -> DistinctCount:
-    """Solutions and distinct solutions of `packing`, by symmetry breaking (see module doc)."""
+def search_distinct(packing: Packing) -> Generator[Progress, None, DistinctCount]:
+    """Count solutions and distinct solutions of `packing` by symmetry breaking (see module doc).
+
+    A solver in the house contract: it yields the progress of every engine run it
+    makes (nodes and solutions summed over them) and closing it cancels the run.
+    """
     started = time.perf_counter()
     group = box_group(packing)
     perms = group.permutations
     order = len(perms)
+    tally = _Tally(started)
     choice = _choose_piece(packing, perms)
     if choice is None:
-        every = list(solution_numbers(packing.problem))
+        every = yield from tally.listed(packing.problem, range(len(packing.placements)))
         return DistinctCount(
             len(every), count_orbits(every, perms), order, group.reflections, None, 0,
             time.perf_counter() - started,
@@ -153,7 +160,7 @@ def count_distinct(packing: Packing) -> DistinctCount:
     free = {r for r, stabiliser in representatives if len(stabiliser) == 1}
     solutions = distinct = 0
     if free:
-        plain = count_solutions(packing.problem.without_options(own - free))
+        plain = yield from tally.counted(packing.problem.without_options(own - free))
         distinct += plain
         solutions += plain * order
     for r, stabiliser in representatives:
@@ -161,14 +168,69 @@ def count_distinct(packing: Packing) -> DistinctCount:
             continue
         removed = own - {r}
         kept = [k for k in range(len(packing.placements)) if k not in removed]
-        narrowed = packing.problem.without_options(removed)
-        found = [tuple(kept[k] for k in s) for s in solution_numbers(narrowed)]
+        found = yield from tally.listed(packing.problem.without_options(removed), kept)
         distinct += count_orbits(found, stabiliser)
         solutions += len(found) * order // len(stabiliser)
     return DistinctCount(
         solutions, distinct, order, group.reflections, piece, len(representatives),
         time.perf_counter() - started,
     )  # fmt: skip
+
+
+def count_distinct(packing: Packing) -> DistinctCount:
+    """`search_distinct` run to its end."""
+    return run_to_end(search_distinct(packing))
+
+
+class _Tally:
+    """Runs the engine on one narrowed problem after another, reporting their sum as progress."""
+
+    def __init__(self, started: float) -> None:
+        self.started = started
+        self.nodes = 0
+        self.found = 0
+
+    def counted(self, problem: Problem) -> Generator[Progress, None, int]:
+        """How many solutions `problem` has."""
+        result = yield from self._run(solve(problem, count_only=True))
+        return result.count
+
+    def listed(
+        self, problem: Problem, numbering: Sequence[int]
+    ) -> Generator[Progress, None, list[tuple[int, ...]]]:
+        """The solutions of `problem`, each option renamed through `numbering`."""
+        found: list[tuple[int, ...]] = []
+
+        def keep(solutions: tuple[tuple[int, ...], ...]) -> None:
+            found.extend(tuple(numbering[k] for k in s) for s in solutions)
+
+        yield from self._run(solve(problem), keep)
+        return found
+
+    def _run(
+        self,
+        search: Generator[Event, None, ExactCoverResult],
+        keep: Callable[[tuple[tuple[int, ...], ...]], None] | None = None,
+    ) -> Generator[Progress, None, ExactCoverResult]:
+        """Relay `search`'s progress as running totals, handing its solutions to `keep`."""
+        while True:
+            try:
+                event = next(search)
+            except StopIteration as stop:
+                self.nodes += stop.value.nodes
+                self.found += stop.value.count
+                return stop.value
+            if isinstance(event, SolutionsFound):
+                if keep is not None:
+                    keep(event.solutions)
+            else:
+                yield Progress(
+                    phase="counting up to symmetry",
+                    explored=self.nodes + event.explored,
+                    elapsed=time.perf_counter() - self.started,
+                    depth=event.depth,
+                    found=self.found + event.found,
+                )
 
 
 def _choose_piece(

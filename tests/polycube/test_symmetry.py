@@ -8,7 +8,12 @@ from slidelab.polycube.library import library_names, load_library_spec
 from slidelab.polycube.packing import build_packing
 from slidelab.polycube.reference import distinct_by_filtering, layouts
 from slidelab.polycube.spec import parse_spec
-from slidelab.polycube.symmetry import box_group, count_distinct, mirror_partners
+from slidelab.polycube.symmetry import (
+    box_group,
+    count_distinct,
+    mirror_partners,
+    search_distinct,
+)
 
 GOLDEN = [
     # file, fixed-box solutions, distinct, symmetries of the box, reflections
@@ -79,3 +84,28 @@ def test_nontrivial_stabilisers_are_handled():
 def test_every_library_spec_is_counted_here():
     counted = {name for name, *_ in GOLDEN} | {"solid-pentominoes-3x4x5.pcube"}
     assert set(library_names()) == counted
+
+
+def test_distinct_search_reports_running_totals():
+    search = search_distinct(build_packing(load_library_spec("soma.pcube")))
+    events = []
+    while True:
+        try:
+            events.append(next(search))
+        except StopIteration as stop:
+            counted = stop.value
+            break
+    assert events and all(e.phase == "counting up to symmetry" for e in events)
+    explored = [e.explored for e in events]
+    assert explored == sorted(explored) and explored[-1] > 0
+    assert counted.distinct == 240
+
+
+def test_closing_the_distinct_search_cancels_it():
+    packing = build_packing(load_library_spec("solid-pentominoes-3x4x5.pcube"))
+    search = search_distinct(packing)
+    first = next(search)
+    search.close()
+    assert first.found < 3940
+    with pytest.raises(StopIteration):
+        next(search)
