@@ -7,6 +7,9 @@ import json
 import sys
 from typing import Any
 
+from slidelab.burrtools import command as burrtools_command
+from slidelab.burrtools.reader import is_xmpuzzle
+from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
 from slidelab.fileio import read_text
 from slidelab.polycube.packing import Packing, build_packing, format_dlx, solution_numbers
@@ -27,7 +30,9 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "one line per piece, cells xyz in radix-62 digits) into its box. Solutions are printed "
         "as one line per piece (its name and cells), a blank line after each.",
     )
-    parser.add_argument("spec", nargs="?", default="-", help="spec file (default: stdin)")
+    parser.add_argument(
+        "spec", nargs="?", default="-", help="spec file or BurrTools .xmpuzzle (default: stdin)"
+    )
     parser.add_argument(
         "--dlx", action="store_true", help="print the exact-cover problem in DLX format"
     )
@@ -42,14 +47,22 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "--mirror", action="store_true", help="pieces may be turned into their mirror images"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    burrtools_command.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Carry out one `slidelab polycube` command; returns the exit status."""
+    if args.spec != "-" and is_xmpuzzle(args.spec):
+        return burrtools_command.run(args, _with_progress_line)
+    if args.problem is not None:
+        raise SlidelabError("--problem applies to .xmpuzzle files only")
     source = "<stdin>" if args.spec == "-" else args.spec
     text = sys.stdin.read() if args.spec == "-" else read_text(args.spec)
-    packing = build_packing(parse_spec(text, source), with_mirror=args.mirror)
+    spec = parse_spec(text, source)
+    if args.export_xmpuzzle:
+        return burrtools_command.export_spec(spec, args, source)
+    packing = build_packing(spec, with_mirror=args.mirror)
     if args.dlx:
         sys.stdout.write(format_dlx(packing, echo=text))
         return EXIT_FOUND

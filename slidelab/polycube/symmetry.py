@@ -98,7 +98,7 @@ def box_group(packing: Packing) -> BoxGroup:
     number = {(p.piece, p.cells): k for k, p in enumerate(packing.placements)}
     found: dict[Permutation, None] = {}
     for m in matrices:
-        move = _box_map(m, packing.spec.box)
+        move = self_map(m, packing.spec.box)
         if move is None:
             continue
         rename = partners if m in REFLECTIONS and partners is not None else {}
@@ -111,8 +111,11 @@ def box_group(packing: Packing) -> BoxGroup:
     return BoxGroup(tuple(found), partners is not None)
 
 
-def _box_map(m: Matrix, box: tuple[Cell, ...]) -> Callable[[Cell], Cell] | None:
-    """`m` followed by the shift that puts the box back in place, if it maps the box onto itself."""
+def self_map(m: Matrix, box: tuple[Cell, ...]) -> Callable[[Cell], Cell] | None:
+    """`m` followed by the shift that puts the box back in place, if it maps the box onto itself.
+
+    `box` may be any set of cells (slidelab.burrtools uses it on BurrTools' result shapes).
+    """
     image = [apply(m, c) for c in box]
     shift = [min(c[a] for c in box) - min(c[a] for c in image) for a in range(3)]
     moved = {(x + shift[0], y + shift[1], z + shift[2]) for x, y, z in image}
