@@ -182,14 +182,43 @@ class Tables:
         )
 
 
+@dataclass(frozen=True)
+class Lock:
+    """What stops one face of a brick: the wall, the bricks just beyond it, or nothing."""
+
+    direction: str
+    """"+x", "-x", "+y", "-y", "+z" or "-z"."""
+    wall: bool
+    blockers: tuple[int, ...]
+    """Indices of the bricks that fill cells just beyond the face."""
+
+    @property
+    def slides(self) -> bool:
+        return not self.wall and not self.blockers
+
+
+def locks(box: Box, bricks: list[Placement]) -> list[list[Lock]]:
+    """For each brick, what keeps each of its six faces from sliding ("-x", "+x", "-y", ...)."""
+    owner = {cell: k for k, brick in enumerate(bricks) for cell in brick.cells(box)}
+    found = []
+    for brick in bricks:
+        beyond = dict(brick.faces(box))
+        found.append(
+            [
+                Lock(d, False, tuple(sorted({owner[c] for c in beyond[d] if c in owner})))
+                if d in beyond
+                else Lock(d, True, ())
+                for d in (sign + axis for axis in AXES for sign in "-+")
+            ]
+        )
+    return found
+
+
 def sliding_faces(box: Box, bricks: list[Placement]) -> list[tuple[int, str]]:
     """(brick index, direction) for every face of every brick that can slide."""
-    occupied = set()
-    for brick in bricks:
-        occupied.update(brick.cells(box))
     return [
-        (n, direction)
-        for n, brick in enumerate(bricks)
-        for direction, face in brick.faces(box)
-        if not occupied.intersection(face)
+        (n, lock.direction)
+        for n, faces in enumerate(locks(box, bricks))
+        for lock in faces
+        if lock.slides
     ]

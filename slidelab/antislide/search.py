@@ -1,7 +1,8 @@
 """Every antisliding packing of a box, one per symmetry class: the search driver.
 
 `solve` is a generator: it yields `Progress` between kernel chunks of about 50 ms
-and returns an `AntislideResult`; closing it cancels the run.  The kernel's
+(and, when streaming, `PackingsFound` with the packings of each chunk) and returns
+an `AntislideResult`; closing it cancels the run.  The kernel's
 stacks live in `_State`, which this module owns.
 """
 
@@ -33,6 +34,13 @@ class Packing:
     @property
     def blocks(self) -> int:
         return len(self.bricks)
+
+
+@dataclass(frozen=True)
+class PackingsFound:
+    """Packings found since the last event, in the order found (streaming runs only)."""
+
+    packings: tuple[Packing, ...]
 
 
 @dataclass(frozen=True)
@@ -122,11 +130,14 @@ def solve(
     min_blocks: int = 0,
     max_blocks: int | None = None,
     keep: bool = False,
-) -> Generator[Progress, None, AntislideResult]:
+    stream: bool = False,
+) -> Generator[Progress | PackingsFound, None, AntislideResult]:
     """Find one packing of each symmetry class with min_blocks..max_blocks bricks.
 
-    With `keep`, the result lists the packings; otherwise it only counts them.
+    With `keep`, the result lists the packings; otherwise it only counts them.  With
+    `stream` (which implies `keep`), each chunk's packings are also yielded as found.
     """
+    keep = keep or stream
     tables = Tables.build(box, brick)
     n = box.cell_count
     volume = tables.cells.shape[1]
@@ -177,10 +188,14 @@ def solve(
         took = time.perf_counter() - tick
         budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))
         stored = int(state.st[kernels.STORED])
-        for row, syms in zip(sols[:stored].tolist(), sol_syms[:stored].tolist(), strict=True):
-            bricks = tuple(tables.placements[p] for p in row if p >= 0)
-            found.append(Packing(bricks, syms))
+        fresh = [
+            Packing(tuple(tables.placements[p] for p in row if p >= 0), syms)
+            for row, syms in zip(sols[:stored].tolist(), sol_syms[:stored].tolist(), strict=True)
+        ]
+        found += fresh
         state.st[kernels.STORED] = 0
+        if stream and fresh:
+            yield PackingsFound(tuple(fresh))
         if status == kernels.DONE:
             break
         yield Progress(

@@ -1,7 +1,9 @@
 """Run solver generators on a worker thread and report back through main-thread signals.
 
 The worker iterates a solver generator (see `slidelab.runs`) and checks a cancel
-flag between the events it yields, so a run stops within one kernel chunk.  The
+flag between the events it yields, so a run stops within one kernel chunk.
+`Progress` events go to `progress`; anything else a solver yields (a batch of
+solutions found so far) goes to `found`, so results can stream into a view.  The
 `SolverRunner` lives in the main thread and re-emits everything the worker
 sends, so widgets and tests connect to an object that belongs to their thread.
 """
@@ -19,7 +21,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from slidelab.errors import SlidelabError
 from slidelab.runs import Progress
 
-SolverFactory = Callable[[], Generator[Progress, None, Any]]
+SolverFactory = Callable[[], Generator[Any, None, Any]]
 
 
 class _Worker(QObject):
@@ -58,12 +60,13 @@ class _Worker(QObject):
 class SolverRunner(QObject):
     """Starts solver runs on a background thread; one run at a time.
 
-    Signals: `started()`, `progress(Progress)`, `finished(result)`, `failed(message)`,
-    `cancelled()`, `busyChanged(bool)`; all emitted in the main thread.
+    Signals: `started()`, `progress(Progress)`, `found(event)`, `finished(result)`,
+    `failed(message)`, `cancelled()`, `busyChanged(bool)`; all emitted in the main thread.
     """
 
     started = Signal()
     progress = Signal(object)
+    found = Signal(object)
     finished = Signal(object)
     failed = Signal(str)
     cancelled = Signal()
@@ -116,9 +119,12 @@ class SolverRunner(QObject):
         self.busyChanged.emit(busy)
 
     @Slot(object)
-    def _on_progress(self, event: Progress) -> None:
+    def _on_progress(self, event: object) -> None:
         if self._busy and not self._cancel.is_set():
-            self.progress.emit(event)
+            if isinstance(event, Progress):
+                self.progress.emit(event)
+            else:
+                self.found.emit(event)
 
     @Slot(object)
     def _on_finished(self, result: object) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from slidelab.antislide.layers import format_packing, label, parse_packing
-from slidelab.antislide.model import sliding_faces
+from slidelab.antislide.model import locks, sliding_faces
 from slidelab.errors import ParseError
 from tests.antislide.figures import SEED_NON_EXAMPLE, SEED_3x3x3, SEED_4x4x4
 
@@ -49,3 +49,22 @@ def test_errors_name_line_and_column(text, where):
     with pytest.raises(ParseError) as error:
         parse_packing(text, (2, 2, 1), "f.txt")
     assert (error.value.line, error.value.column) == where
+
+
+def test_locks_name_what_stops_each_face():
+    box, bricks = parse_packing(SEED_3x3x3, (2, 2, 1))
+    labels = list(bricks)
+    faces = locks(box, list(bricks.values()))[labels.index("1")]
+    described = {
+        lock.direction: "wall" if lock.wall else "".join(sorted(labels[k] for k in lock.blockers))
+        for lock in faces
+    }
+    assert described == {"-x": "wall", "+x": "45", "-y": "wall", "+y": "3", "-z": "wall", "+z": "2"}
+    assert not any(lock.slides for lock in faces)
+
+
+def test_a_lock_with_nothing_beyond_slides():
+    box, bricks = parse_packing(SEED_NON_EXAMPLE, (2, 2, 1))
+    labels = list(bricks)
+    faces = locks(box, list(bricks.values()))[labels.index("2")]
+    assert [lock.direction for lock in faces if lock.slides] == ["+y"]

@@ -9,7 +9,7 @@ import pytest
 from slidelab.antislide.layers import parse_packing
 from slidelab.antislide.model import Box, Placement
 from slidelab.antislide.reference import orbit_counts
-from slidelab.antislide.search import solve
+from slidelab.antislide.search import PackingsFound, solve
 from slidelab.runs import Progress, run_to_end
 from tests.antislide.figures import CLASSES, CLASSES_4x4x4, CLASSES_4x4x5, SEED_3x3x3, SEED_4x4x4
 
@@ -109,3 +109,18 @@ def test_packing_symmetries_divide_the_group():
     result = run_to_end(solve(Box((4, 4, 4)), max_blocks=14, keep=True))
     assert len(result.packings) == result.solutions
     assert all(48 % p.symmetries == 0 for p in result.packings)
+
+
+def test_streaming_yields_every_packing_once_in_order():
+    run = solve(Box((4, 4, 4)), stream=True)
+    streamed = []
+    while True:
+        try:
+            event = next(run)
+        except StopIteration as stop:
+            result = stop.value
+            break
+        if isinstance(event, PackingsFound):
+            streamed += event.packings
+    assert len(streamed) == result.solutions == 1171
+    assert tuple(streamed) == result.packings
