@@ -72,7 +72,7 @@ def shoot(folder: Path, puzzle_name: str, style: int) -> None:
 
     settle(lambda: not window.runner.busy)
     bench = window.sliding
-    window.open_library(puzzle_name)
+    window.open_library(window.sliding, puzzle_name)
     bench.style_choice.setCurrentIndex(style)
     folder.mkdir(parents=True, exist_ok=True)
     settle()

@@ -18,17 +18,16 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTab
 
 from slidelab.errors import SlidelabError
 from slidelab.fileio import read_text, write_text_atomically
-from slidelab.formats import SLIDING, detect_family
+from slidelab.formats import detect_family
 from slidelab.gui.sliding.workbench import SlidingWorkbench
 from slidelab.gui.status import StatusPanel
+from slidelab.gui.workbench import Workbench
 from slidelab.gui.worker import SolverRunner
+from slidelab.library import shipped_text
 from slidelab.runs import Progress
-from slidelab.sliding.library import library_names, load_library_puzzle
 from slidelab.sliding.search import warm_up
-from slidelab.sliding.textformat import parse_puzzle
 
 MAX_RECENT = 10
-FILE_FILTER = "Sliding-block puzzles (*.slide);;All files (*)"
 
 
 def warming_up() -> Generator[Progress, None, None]:
@@ -38,33 +37,52 @@ def warming_up() -> Generator[Progress, None, None]:
 
 
 class MainWindow(QMainWindow):
-    """One window, one tab per workbench; the document is the active workbench's puzzle."""
+    """One window, one tab per workbench, each tab with its own document and undo history.
+
+    File commands act on the current tab's document; closing the window asks about
+    every document with unsaved edits.
+    """
 
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = settings or QSettings("slidelab", "slidelab")
-        self.path: str | None = None
         self.runner = SolverRunner(self)
         self.status_panel = StatusPanel()
         self.status_panel.cancelRequested.connect(self.runner.cancel)
         self.runner.progress.connect(self.status_panel.show_progress)
         self.sliding = SlidingWorkbench(self.runner, self.status_panel)
+        self.workbenches: list[Workbench] = [self.sliding]
+        self.paths: dict[str, str | None] = {w.family: None for w in self.workbenches}
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.sliding, self.sliding.title)
+        self.undo_group = QUndoGroup(self)
+        for workbench in self.workbenches:
+            self.tabs.addTab(workbench, workbench.title)  # type: ignore[arg-type]
+            self.undo_group.addStack(workbench.undo_stack)
         self.setCentralWidget(self.tabs)
         self.statusBar().addPermanentWidget(self.status_panel, 1)
-        self.undo_group = QUndoGroup(self)
-        self.undo_group.addStack(self.sliding.undo_stack)
-        self.undo_group.setActiveStack(self.sliding.undo_stack)
         self.undo_group.cleanChanged.connect(self._clean_changed)
         self._build_menus()
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self._tab_changed()
         self.setAcceptDrops(True)
         self.resize(1100, 720)
         geometry = self.settings.value("geometry")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        self._update_title()
         self._warm_up()
+
+    @property
+    def workbench(self) -> Workbench:
+        """The current tab's workbench."""
+        return self.tabs.currentWidget()  # type: ignore[return-value]
+
+    @property
+    def path(self) -> str | None:
+        """The file of the current tab's document (None while untitled)."""
+        return self.paths[self.workbench.family]
+
+    def show_workbench(self, workbench: Workbench) -> None:
+        self.tabs.setCurrentWidget(workbench)  # type: ignore[arg-type]
 
     def _warm_up(self) -> None:
         """Compile the solver kernels on the worker thread, showing "preparing solvers"."""
@@ -77,6 +95,15 @@ class MainWindow(QMainWindow):
 
     def _warmed(self, _result: object) -> None:
         self.status_panel.ready()
+
+    def _tab_changed(self) -> None:
+        workbench = self.workbench
+        self.undo_group.setActiveStack(workbench.undo_stack)
+        self.setWindowModified(workbench.is_modified())
+        for each in self.workbenches:
+            for menu in each.menus():
+                menu.menuAction().setVisible(each is workbench)
+        self._update_title()
 
     # Menus -------------------------------------------------------------------------------
 
@@ -109,10 +136,15 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(redo)
 
         puzzles = self.menuBar().addMenu("&Puzzles")
-        for name in library_names():
-            title = load_library_puzzle(name).title or name
-            self._action(puzzles, title, lambda _=False, n=name: self.open_library(n))
-        self.menuBar().addMenu(self.sliding.solution_menu())
+        for workbench in self.workbenches:
+            shelf = puzzles.addMenu(workbench.title)
+            for name, title in workbench.library_titles().items():
+                self._action(
+                    shelf, title, lambda _=False, w=workbench, n=name: self.open_library(w, n)
+                )
+        for workbench in self.workbenches:
+            for menu in workbench.menus():
+                self.menuBar().addMenu(menu)
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
@@ -139,14 +171,16 @@ class MainWindow(QMainWindow):
         name = Path(self.path).name if self.path else "untitled"
         self.setWindowTitle(f"{name}[*] — slidelab")
 
-    def maybe_save(self) -> bool:
-        """Ask about unsaved edits; False means the user cancelled."""
-        if not self.sliding.is_modified():
+    def maybe_save(self, workbench: Workbench | None = None) -> bool:
+        """Ask about unsaved edits of `workbench` (default: the current one); False: cancelled."""
+        workbench = workbench or self.workbench
+        if not workbench.is_modified():
             return True
+        self.show_workbench(workbench)
         answer = QMessageBox.question(
             self,
             "slidelab",
-            "The puzzle has unsaved changes. Save them?",
+            f"The {workbench.title.lower()} puzzle has unsaved changes. Save them?",
             QMessageBox.StandardButton.Save
             | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel,
@@ -155,42 +189,51 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
+    def _set_path(self, workbench: Workbench, path: str | None) -> None:
+        self.paths[workbench.family] = path
+        if path is not None:
+            self._remember(path)
+        self._update_title()
+
     def new_document(self) -> None:
         if self.maybe_save():
-            self.sliding.new_document()
-            self.path = None
-            self._update_title()
+            self.workbench.new_document()
+            self._set_path(self.workbench, None)
 
     def ask_open(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open puzzle", "", FILE_FILTER)
+        filters = ";;".join(w.file_filter.split(";;")[0] for w in self.workbenches)
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open puzzle", "", f"{filters};;All files (*)", self.workbench.file_filter
+        )
         if path:
             self.open_path(path)
 
     def open_path(self, path: str) -> bool:
         """Open a puzzle file in the workbench its extension or content calls for."""
-        if not self.maybe_save():
-            return False
         try:
             text = read_text(path)
             family = detect_family(path, text)
-            if family != SLIDING:
-                raise SlidelabError(f"{path}: no workbench for {family} puzzles yet")
-            puzzle = parse_puzzle(text, source=path)
         except SlidelabError as error:
             self.show_error(str(error))
             return False
-        self.sliding.load_puzzle(puzzle)
-        self.tabs.setCurrentWidget(self.sliding)
-        self.path = path
-        self._remember(path)
-        self._update_title()
+        workbench = next(w for w in self.workbenches if w.family == family)
+        if not self.maybe_save(workbench):
+            return False
+        try:
+            workbench.load_text(text, path)
+        except SlidelabError as error:
+            self.show_error(str(error))
+            return False
+        self.show_workbench(workbench)
+        self._set_path(workbench, path)
         return True
 
-    def open_library(self, name: str) -> None:
-        if self.maybe_save():
-            self.sliding.load_puzzle(load_library_puzzle(name))
-            self.path = None
-            self._update_title()
+    def open_library(self, workbench: Workbench, name: str) -> None:
+        """Open the shipped puzzle `name` as an untitled document of `workbench`."""
+        if self.maybe_save(workbench):
+            workbench.load_text(shipped_text(workbench.family, name), name)
+            self.show_workbench(workbench)
+            self._set_path(workbench, None)
 
     def save(self) -> bool:
         if self.path is None:
@@ -198,21 +241,21 @@ class MainWindow(QMainWindow):
         return self.save_to(self.path)
 
     def save_as(self) -> bool:
+        workbench = self.workbench
         path, _ = QFileDialog.getSaveFileName(
-            self, "Save puzzle", self.path or "puzzle.slide", FILE_FILTER
+            self, "Save puzzle", self.path or workbench.default_name, workbench.file_filter
         )
         return bool(path) and self.save_to(path)
 
     def save_to(self, path: str) -> bool:
+        workbench = self.workbench
         try:
-            write_text_atomically(path, self.sliding.current_text())
+            write_text_atomically(path, workbench.current_text())
         except SlidelabError as error:
             self.show_error(f"Not saved: {error}")
             return False
-        self.sliding.mark_saved()
-        self.path = path
-        self._remember(path)
-        self._update_title()
+        workbench.mark_saved()
+        self._set_path(workbench, path)
         return True
 
     def show_error(self, message: str) -> None:
@@ -231,7 +274,7 @@ class MainWindow(QMainWindow):
             self.open_path(urls[0].toLocalFile())
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.maybe_save():
+        if not all(self.maybe_save(w) for w in self.workbenches):
             event.ignore()
             return
         self.settings.setValue("geometry", self.saveGeometry())

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from slidelab.errors import SlidelabError
 from slidelab.export.gif import write_gif
+from slidelab.formats import SLIDING
 from slidelab.geometry.sliding_frames import still_frame
 from slidelab.gui.images import image_to_rgb
 from slidelab.gui.sliding.analysis_view import AnalysisView
@@ -41,11 +42,12 @@ from slidelab.gui.sliding.player import SolutionPlayer, frame_at
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.worker import SolverRunner
 from slidelab.sliding.draft import Draft
+from slidelab.sliding.library import library_names, load_library_puzzle
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.render import describe_move
 from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
 from slidelab.sliding.styles import MoveStyle
-from slidelab.sliding.textformat import format_puzzle
+from slidelab.sliding.textformat import format_puzzle, parse_puzzle
 
 TOOLS = (
     (
@@ -67,6 +69,9 @@ class SlidingWorkbench(QWidget):
     """Editor, solver controls, solution player and analysis for one sliding-block puzzle."""
 
     title = "Sliding blocks"
+    family = SLIDING
+    file_filter = "Sliding-block puzzles (*.slide);;All files (*)"
+    default_name = "puzzle.slide"
 
     def __init__(
         self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
@@ -107,6 +112,7 @@ class SlidingWorkbench(QWidget):
         runner.failed.connect(self._run_failed)
         runner.cancelled.connect(self._run_cancelled)
         runner.busyChanged.connect(lambda _busy: self._update_actions())
+        self.solution_menu = self._solution_menu()
         self.new_document()
 
     # Pages -------------------------------------------------------------------------------
@@ -231,7 +237,13 @@ class SlidingWorkbench(QWidget):
         self._style_changed()
         return panel
 
-    def solution_menu(self) -> QMenu:
+    def library_titles(self) -> dict[str, str]:
+        return {name: load_library_puzzle(name).title or name for name in library_names()}
+
+    def menus(self) -> list[QMenu]:
+        return [self.solution_menu]
+
+    def _solution_menu(self) -> QMenu:
         """The Solution menu: exports of the current solution."""
         menu = QMenu("&Solution", self)
         self.export_gif_action = QAction("Export Animated &GIF…", self)
@@ -250,6 +262,9 @@ class SlidingWorkbench(QWidget):
 
     def load_puzzle(self, puzzle: Puzzle) -> None:
         self._load_draft(Draft.from_puzzle(puzzle))
+
+    def load_text(self, text: str, source: str) -> None:
+        self.load_puzzle(parse_puzzle(text, source=source))
 
     def _load_draft(self, draft: Draft) -> None:
         self.undo_stack.clear()
