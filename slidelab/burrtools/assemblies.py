@@ -1,0 +1,162 @@
+"""Counting assemblies as BurrTools counts them (its default: mirror and rotated copies removed).
+
+An assembly is a solution of the problem's exact cover in the fixed result
+shape.  BurrTools keeps one assembly per class, two assemblies being in one
+class when a self-symmetry of the result shape carries one onto the other
+(assembly_c::smallerRotationExists over the result's selfSymmetries):
+
+- the self-symmetries are those of the 48 rotations and reflections of the
+  cube grid, each followed by the shift that puts the result back in place,
+  that map every result voxel onto a voxel of the same state (fixed or
+  variable) and colour;
+- a rotation is applied to every assembly;
+- a reflection turns every piece over, so it is applied only to an assembly
+  that places every piece of the problem (each part its `high` times) and
+  whose mirror image is again an assembly of the problem: each part is
+  mirror-symmetric or has a mirror partner (a part whose coloured shape is
+  the mirror image), and with each piece replaced by its partner every part
+  is still used between its `low` and `high` times.
+
+The first condition is BurrTools' "mirror paradox" as the examples record
+it: in a problem with ranges, an assembly that leaves some copies unused is
+never merged with its mirror image, because BurrTools marks an unused piece
+with an orientation number (255) that its mirror test takes for a piece
+turned over.  So DemoMirrorParadox's two problems give two assemblies each,
+mirror images of one another, with "Keep Mirror Solutions" on or off; and
+SolidSixPieceBurrs records 1063, its classes under rotations alone.  (Later
+BurrTools versions skip unused pieces in that test and merge such mirror
+images: 1 and 1 for DemoMirrorParadox, 588 for SolidSixPieceBurrs.)  Every
+assembly is listed and reduced to a canonical form, so the count is exact.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+from slidelab.burrtools.packing import (
+    BurrPacking,
+    Labelled,
+    labelled_voxels,
+    orientations,
+    transformed,
+)
+from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.polycube.rotations import REFLECTIONS, SYMMETRIES
+from slidelab.polycube.spec import Cell
+from slidelab.polycube.symmetry import Permutation, canonical, self_map
+from slidelab.runs import Progress, run_to_end
+
+
+@dataclass(frozen=True)
+class AssemblyCount:
+    """Assemblies of a problem: in the fixed result, and one per class as BurrTools counts."""
+
+    assemblies: int
+    """Classes of assemblies (BurrTools' `assemblies` figure)."""
+    fixed: int
+    """Assemblies in the fixed result shape."""
+    rotations: int
+    """Self-symmetries of the result that are rotations (the identity included)."""
+    reflections: int
+    """Self-symmetries of the result that are reflections."""
+    mirrorable: int
+    """Assemblies in the fixed result that reflections apply to (see the module doc)."""
+    seconds: float
+
+
+def search_assemblies(packing: BurrPacking) -> Generator[Progress, None, AssemblyCount]:
+    """Count `packing`'s assemblies (module doc); yields the engine's progress, closing cancels."""
+    started = time.perf_counter()
+    rotations, reflections = result_symmetries(packing)
+    partners = mirror_partners(packing)
+    turned = _permutations(packing, rotations, {p: p for p in range(len(packing.problem.parts))})
+    mirrored = turned + _permutations(packing, reflections, partners)
+    classes: set[Permutation] = set()
+    fixed = mirrorable = 0
+    for event in solve(packing.exact_cover):
+        if not isinstance(event, SolutionsFound):
+            yield event
+            continue
+        for solution in event.solutions:
+            fixed += 1
+            reflected = bool(reflections) and _mirrorable(packing, solution, partners)
+            mirrorable += reflected
+            classes.add(canonical(solution, mirrored if reflected else turned))
+    return AssemblyCount(
+        len(classes), fixed, len(rotations), len(reflections), mirrorable,
+        time.perf_counter() - started,
+    )  # fmt: skip
+
+
+def count_assemblies(packing: BurrPacking) -> AssemblyCount:
+    """`search_assemblies` run to its end."""
+    return run_to_end(search_assemblies(packing))
+
+
+Move = Callable[[Cell], Cell]
+
+
+def result_symmetries(packing: BurrPacking) -> tuple[list[Move], list[Move]]:
+    """The result's self-symmetries (state and colour kept) as cell maps: rotations, reflections."""
+    label = {v.cell: (v.state, v.colour) for v in packing.result.voxels}
+    cells = tuple(label)
+    rotations: list[Move] = []
+    reflections: list[Move] = []
+    for m in SYMMETRIES:
+        move = self_map(m, cells)
+        if move is not None and all(label[move(c)] == label[c] for c in cells):
+            (reflections if m in REFLECTIONS else rotations).append(move)
+    return rotations, reflections
+
+
+def mirror_partners(packing: BurrPacking) -> dict[int, int]:
+    """Each part's mirror partner (itself when mirror-symmetric); parts without one are left out.
+
+    A partner is a part whose coloured shape is, up to rotation, the mirror image
+    of the part's; the first such part in the problem is taken.
+    """
+    shapes = [labelled_voxels(packing.puzzle.shapes[part.shape]) for part in packing.problem.parts]
+    forms = [_form(shape) for shape in shapes]
+    partners = {}
+    for k, shape in enumerate(shapes):
+        image = _form(transformed(REFLECTIONS[0], shape))
+        match = [k] if forms[k] == image else [j for j, form in enumerate(forms) if form == image]
+        if match:
+            partners[k] = match[0]
+    return partners
+
+
+def _form(voxels: Labelled) -> Labelled:
+    """A coloured shape's representative under rotation: its least orientation."""
+    return min(orientations(voxels))
+
+
+def _permutations(
+    packing: BurrPacking, moves: list[Move], rename: dict[int, int]
+) -> tuple[Permutation, ...]:
+    """The options' images under each move, the part renamed (-1 where it has no image)."""
+    number = {(p.part, p.voxels): k for k, p in enumerate(packing.placements)}
+    return tuple(
+        tuple(
+            number[(rename[p.part], tuple(sorted((move(c), colour) for c, colour in p.voxels)))]
+            if p.part in rename
+            else -1
+            for p in packing.placements
+        )
+        for move in moves
+    )
+
+
+def _mirrorable(packing: BurrPacking, solution: tuple[int, ...], partners: dict[int, int]) -> bool:
+    """Whether the assembly places every piece and its mirror image is an assembly too."""
+    used = Counter(packing.placements[k].part for k in solution)
+    parts = packing.problem.parts
+    if any(used[k] != part.high or k not in partners for k, part in enumerate(parts)):
+        return False
+    swapped: Counter[int] = Counter()
+    for part, count in used.items():
+        swapped[partners[part]] += count
+    return all(part.low <= swapped[k] <= part.high for k, part in enumerate(parts))

@@ -1,0 +1,177 @@
+"""`slidelab polycube FILE.xmpuzzle`: BurrTools puzzles listed, counted and written.
+
+slidelab.polycube.command hands over every `.xmpuzzle` file (recognised by its
+extension or its gzip header) and every `--export-xmpuzzle` of a spec.  The
+options mean what they mean for specs: solutions are the assemblies in the
+fixed result shape, `--distinct` counts them as BurrTools does.  What the file
+records (BurrTools' assemblies, and its solutions: assemblies it could also
+take apart, which slidelab does not check) is reported apart, as BurrTools'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
+from slidelab.burrtools.convert import puzzle_from_spec
+from slidelab.burrtools.model import SOLVED, SOLVING, VARIABLE, Puzzle, XmpuzzleError
+from slidelab.burrtools.packing import BurrPacking, build_packing, problem_label
+from slidelab.burrtools.reader import read_xmpuzzle
+from slidelab.burrtools.writer import write_xmpuzzle
+from slidelab.errors import SlidelabError
+from slidelab.exactcover.search import solve
+from slidelab.polycube.packing import solution_numbers
+from slidelab.polycube.spec import Spec
+from slidelab.runs import Solver
+
+EXIT_FOUND, EXIT_NONE = 0, 1
+RECORDED_NOTE = (
+    "figures BurrTools recorded in the file, not slidelab's: 'solutions' are the assemblies "
+    "BurrTools could also take apart; slidelab does not disassemble"
+)
+
+STATES = {SOLVING: "being solved", SOLVED: "solved"}
+"""How the JSON names the states of problems that carry BurrTools' figures."""
+
+Runner = Callable[[Solver[Any]], Any]
+"""Runs a solver to its end (the polycube command's runner, which shows progress)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `slidelab polycube` that concern BurrTools files."""
+    parser.add_argument(
+        "--problem",
+        metavar="NAME",
+        help="the problem of a .xmpuzzle file to solve: its name, or its number from 1 "
+        "(needed when the file has more than one)",
+    )
+    parser.add_argument(
+        "--export-xmpuzzle",
+        metavar="OUT",
+        help="write the puzzle as a BurrTools .xmpuzzle file OUT instead of solving it",
+    )
+
+
+def export_spec(spec: Spec, args: argparse.Namespace, source: str) -> int:
+    """Write a spec as a BurrTools puzzle (`--export-xmpuzzle`), named after its file."""
+    if args.mirror:
+        raise SlidelabError("--mirror cannot be exported: BurrTools never turns pieces over")
+    name = "" if source == "<stdin>" else Path(source).stem
+    write_xmpuzzle(args.export_xmpuzzle, puzzle_from_spec(spec, name, source))
+    return EXIT_FOUND
+
+
+def run(args: argparse.Namespace, runner: Runner) -> int:
+    """Carry out `slidelab polycube` on a BurrTools file; returns the exit status."""
+    if args.dlx:
+        raise SlidelabError("--dlx does not apply to .xmpuzzle files, only to polycube specs")
+    if args.mirror:
+        raise SlidelabError(
+            "--mirror does not apply to .xmpuzzle files: BurrTools never turns pieces over"
+        )
+    puzzle = read_xmpuzzle(args.spec)
+    if args.export_xmpuzzle:
+        write_xmpuzzle(args.export_xmpuzzle, puzzle)
+        return EXIT_FOUND
+    packing = build_packing(puzzle, _chosen(puzzle, args.problem, args.spec), args.spec)
+    summary = _summary(packing)
+    if args.distinct:
+        counted: AssemblyCount = runner(search_assemblies(packing))
+        count = counted.fixed
+        summary |= _distinct_fields(counted)
+        if not args.json:
+            print(
+                f"{counted.fixed} assemblies in the fixed result, {counted.assemblies} as "
+                f"BurrTools counts them (up to the result's {counted.rotations} rotations and "
+                f"{counted.reflections} reflections)"
+            )
+    elif args.count:
+        count = runner(solve(packing.exact_cover, count_only=True)).count
+        if not args.json:
+            print(count)
+    else:
+        found = [_decoded(packing, s) for s in solution_numbers(packing.exact_cover)]
+        count = len(found)
+        if args.json:
+            summary["found"] = found
+        else:
+            for solution in found:
+                lines = [" ".join([p["piece"], *(_cell(c) for c in p["cells"])]) for p in solution]
+                print("\n".join(lines) + "\n")
+    summary["solutions"] = count
+    if args.json:
+        print(json.dumps(summary))
+    elif args.distinct and packing.problem.state == SOLVED:
+        print(f"BurrTools recorded {_recorded_text(packing)}")
+    return EXIT_NONE if count == 0 else EXIT_FOUND
+
+
+def _chosen(puzzle: Puzzle, wanted: str | None, source: str) -> int:
+    """The index of the problem `--problem` names (by name, else by number from 1)."""
+    labels = [problem_label(puzzle, k) for k in range(len(puzzle.problems))]
+    listed = ", ".join(f"{k + 1}: {label!r}" for k, label in enumerate(labels))
+    if wanted is None:
+        if len(labels) == 1:
+            return 0
+        problem = "no problems" if not labels else f"problems {listed}"
+        raise XmpuzzleError(source, "problems", f"the file has {problem}; choose with --problem")
+    if wanted in labels:
+        return labels.index(wanted)
+    if wanted.isdigit() and 1 <= int(wanted) <= len(labels):
+        return int(wanted) - 1
+    raise XmpuzzleError(source, "problems", f"no problem {wanted!r}; the file has {listed}")
+
+
+def _summary(packing: BurrPacking) -> dict[str, Any]:
+    problem = packing.problem
+    variable = sum(v.state == VARIABLE for v in packing.result.voxels)
+    summary: dict[str, Any] = {
+        "problem": packing.label,
+        "cells": len(packing.result.voxels) - variable,
+        "variable_cells": variable,
+        "pieces": problem.piece_count,
+        "options": len(packing.placements),
+        "mirror": False,
+    }
+    if problem.state in STATES:
+        summary["recorded_by_burrtools"] = {
+            "state": STATES[problem.state],
+            "assemblies": problem.assemblies,
+            "solutions": problem.solutions,
+            "note": RECORDED_NOTE,
+        }
+    return summary
+
+
+def _distinct_fields(counted: AssemblyCount) -> dict[str, Any]:
+    return {
+        "distinct": counted.assemblies,
+        "symmetries": counted.rotations + counted.reflections,
+        "reflections": counted.reflections > 0,
+        "mirrorable": counted.mirrorable,
+        "seconds": round(counted.seconds, 6),
+    }
+
+
+def _recorded_text(packing: BurrPacking) -> str:
+    problem = packing.problem
+    text = f"assemblies {problem.assemblies}"
+    if problem.solutions is not None:
+        text += f", solutions {problem.solutions} (assemblies it could also take apart; slidelab "
+        text += "does not check them)"
+    return text
+
+
+def _decoded(packing: BurrPacking, solution: tuple[int, ...]) -> list[dict[str, Any]]:
+    return [
+        {"piece": packing.part_label(p.part), "cells": [list(c) for c in p.cells]}
+        for p in packing.decode(solution)
+    ]
+
+
+def _cell(cell: list[int]) -> str:
+    return ",".join(map(str, cell))

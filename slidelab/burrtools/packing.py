@@ -1,0 +1,165 @@
+"""A BurrTools problem as an exact-cover problem, and solutions back as placed pieces.
+
+Items: the result's fixed voxels are primary (each covered once), its
+variable voxels secondary (covered at most once), and each part is a primary
+item covered between the part's `low` and `high` times, so copies of a shape
+are interchangeable.  Options: every one of a part's 24 rotations (BurrTools
+never turns a piece over on the cube grid), shifted to every position where
+each piece voxel lies on a non-empty result voxel whose colour it may meet.
+
+Colour rule (BurrTools' problem_c::placementAllowed): when the puzzle defines
+colours, a piece voxel of colour p may lie on a result voxel of colour r if
+either is neutral (0) or the problem allows the pair (p, r); a problem that
+allows no pairs lets coloured voxels meet only neutral ones.  Without colours
+everything fits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from slidelab.burrtools.model import (
+    FIXED,
+    VARIABLE,
+    BurrProblem,
+    Puzzle,
+    Shape,
+    XmpuzzleError,
+)
+from slidelab.exactcover.problem import Problem
+from slidelab.polycube.rotations import ROTATIONS, Matrix, apply
+from slidelab.polycube.spec import Cell
+
+Labelled = tuple[tuple[Cell, int], ...]
+"""Cells, each with a colour, sorted by cell."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One piece in one position: its part (index in the problem) and the voxels it fills."""
+
+    part: int
+    voxels: Labelled
+    """Result cells with the colour of the piece voxel on each."""
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple(cell for cell, _ in self.voxels)
+
+
+@dataclass(frozen=True)
+class BurrPacking:
+    """A problem's exact cover; option k places `placements[k]`."""
+
+    puzzle: Puzzle
+    problem: BurrProblem
+    label: str
+    """The problem's name, or P1, P2, ... as BurrTools numbers unnamed problems."""
+    result: Shape
+    exact_cover: Problem
+    placements: tuple[Placement, ...]
+
+    def part_label(self, part: int) -> str:
+        """A part's item name: S1, S2, ... after its shape, as BurrTools' GUI calls shapes."""
+        return part_label(self.problem, part)
+
+    def decode(self, solution: tuple[int, ...]) -> tuple[Placement, ...]:
+        """The placements of a solution given as option numbers, in part order."""
+        return tuple(
+            sorted((self.placements[k] for k in solution), key=lambda p: (p.part, p.voxels))
+        )
+
+
+def problem_label(puzzle: Puzzle, index: int) -> str:
+    """How messages name problem `index`: its name, or P1, P2, ... when it has none."""
+    return puzzle.problems[index].name or f"P{index + 1}"
+
+
+def part_label(problem: BurrProblem, part: int) -> str:
+    """The item name of `problem`'s part number `part`: S and its shape's number from 1."""
+    return f"S{problem.parts[part].shape + 1}"
+
+
+def build_packing(puzzle: Puzzle, index: int, source: str = "<input>") -> BurrPacking:
+    """The exact-cover problem of problem `index`; unusable problems raise XmpuzzleError."""
+    problem = puzzle.problems[index]
+    label = problem_label(puzzle, index)
+    where = f"problem {label!r}"
+    if problem.result is None:
+        raise XmpuzzleError(source, where, "it has no result shape")
+    result = puzzle.shapes[problem.result]
+    if not result.voxels:
+        raise XmpuzzleError(source, where, f"its result shape S{problem.result + 1} is empty")
+    if not problem.parts:
+        raise XmpuzzleError(source, where, "it has no pieces")
+    if problem.max_holes is not None:
+        raise XmpuzzleError(
+            source, where, f"maxHoles (at most {problem.max_holes} empty variable voxels) is "
+            "not supported",
+        )  # fmt: skip
+    for part in problem.parts:
+        shape = puzzle.shapes[part.shape]
+        if not shape.voxels:
+            raise XmpuzzleError(source, where, f"its piece S{part.shape + 1} is empty")
+        if any(v.state == VARIABLE for v in shape.voxels):
+            raise XmpuzzleError(
+                source, where, f"its piece S{part.shape + 1} has variable voxels; BurrTools "
+                "allows them only in result shapes",
+            )  # fmt: skip
+    placements = tuple(_placements(puzzle, problem, result))
+    names = [part_label(problem, k) for k in range(len(problem.parts))]
+    exact_cover = Problem.of_sets(
+        primary=[v.cell for v in result.voxels if v.state == FIXED] + names,
+        secondary=[v.cell for v in result.voxels if v.state == VARIABLE],
+        options=[[names[p.part], *p.cells] for p in placements],
+        bounds={
+            name: (part.low, part.high) for name, part in zip(names, problem.parts, strict=True)
+        },
+    )
+    return BurrPacking(puzzle, problem, label, result, exact_cover, placements)
+
+
+def labelled_voxels(shape: Shape) -> Labelled:
+    """A shape's cells with their colours."""
+    return tuple(sorted((v.cell, v.colour) for v in shape.voxels))
+
+
+def transformed(m: Matrix, voxels: Labelled) -> Labelled:
+    """`voxels` under the matrix `m`, shifted so each coordinate's minimum is 0, sorted."""
+    moved = [(apply(m, cell), colour) for cell, colour in voxels]
+    low = [min(cell[axis] for cell, _ in moved) for axis in range(3)]
+    return tuple(
+        sorted(((x - low[0], y - low[1], z - low[2]), colour) for (x, y, z), colour in moved)
+    )
+
+
+def orientations(voxels: Labelled) -> list[Labelled]:
+    """The distinct rotations of a coloured shape, normalised (colours tell rotations apart)."""
+    found: dict[Labelled, None] = {}
+    for m in ROTATIONS:
+        found.setdefault(transformed(m, voxels))
+    return list(found)
+
+
+def _placements(puzzle: Puzzle, problem: BurrProblem, shape: Shape) -> Iterator[Placement]:
+    result = {v.cell: v.colour for v in shape.voxels}
+    low = [min(c[axis] for c in result) for axis in range(3)]
+    high = [max(c[axis] for c in result) for axis in range(3)]
+    allowed = set(problem.allowed_colours)
+
+    def fits(piece: int, cell: Cell) -> bool:
+        under = result.get(cell)
+        if under is None:
+            return False
+        return not puzzle.colours or not piece or not under or (piece, under) in allowed
+
+    for k, part in enumerate(problem.parts):
+        for turned in orientations(labelled_voxels(puzzle.shapes[part.shape])):
+            extent = [max(cell[axis] for cell, _ in turned) for axis in range(3)]
+            for dx in range(low[0], high[0] - extent[0] + 1):
+                for dy in range(low[1], high[1] - extent[1] + 1):
+                    for dz in range(low[2], high[2] - extent[2] + 1):
+                        placed = tuple(((x + dx, y + dy, z + dz), c) for (x, y, z), c in turned)
+                        if all(fits(colour, cell) for cell, colour in placed):
+                            yield Placement(k, placed)
