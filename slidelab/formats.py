@@ -8,11 +8,16 @@ from pathlib import Path
 from slidelab.errors import SlidelabError
 
 SLIDING = "sliding"
+POLYCUBE = "polycube"
+ANTISLIDE = "antislide"
 
-EXTENSIONS = {".slide": SLIDING}
+EXTENSIONS = {".slide": SLIDING, ".pcube": POLYCUBE, ".antislide": ANTISLIDE}
 """File extensions each family claims; later families add theirs."""
 
 _SLIDING_SIZE_LINE = re.compile(r"\s*\d+\s*x\s*\d+")
+_BRICK_LINE = re.compile(r"^\s*#\s*brick\s+\d+\s*x\s*\d+\s*x\s*\d+\s*$", re.MULTILINE)
+_COORDINATE = r"(?:\[[0-9a-zA-Z\-]+\]|[0-9a-zA-Z])"
+_POLYCUBE_BOX_LINE = re.compile(rf"\s*{_COORDINATE}{{3}}(?:\s+{_COORDINATE}{{3}})*\s*$")
 
 
 class UnknownFormatError(SlidelabError):
@@ -24,13 +29,17 @@ def detect_family(path: str, text: str) -> str:
     family = EXTENSIONS.get(Path(path).suffix.lower())
     if family:
         return family
-    first = next(
-        (line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")),
-        "",
-    )
+    if _BRICK_LINE.search(text):
+        return ANTISLIDE
+    lines = [line for line in text.splitlines() if line.strip()]
+    first = next((line for line in lines if not line.lstrip().startswith("#")), "")
     if _SLIDING_SIZE_LINE.match(first):
         return SLIDING
+    first = next((line for line in lines if not line.startswith("|")), "")
+    if _POLYCUBE_BOX_LINE.match(first):
+        return POLYCUBE
     raise UnknownFormatError(
-        f"{path}: not a puzzle file slidelab knows (expected a sliding-block puzzle: a first "
-        "line 'ROWS x COLUMNS')"
+        f"{path}: not a puzzle file slidelab knows (expected a sliding-block puzzle, whose first "
+        "line is 'ROWS x COLUMNS'; a polycube spec, whose first line lists the box's cells "
+        "like '[0-2][0-2][0-2]'; or an antislide packing with a '# brick AxBxC' line)"
     )

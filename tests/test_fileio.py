@@ -7,7 +7,7 @@ import os
 import pytest
 
 from slidelab.fileio import FileAccessError, read_text, write_text_atomically
-from slidelab.formats import SLIDING, UnknownFormatError, detect_family
+from slidelab.formats import POLYCUBE, SLIDING, UnknownFormatError, detect_family
 
 
 def test_atomic_save_replaces_the_file_and_leaves_nothing_behind(tmp_path):
@@ -43,5 +43,8 @@ def test_reading_a_missing_file_names_it(tmp_path):
 def test_family_from_extension_or_content():
     assert detect_family("a.slide", "") == SLIDING
     assert detect_family("a.txt", "# note\n5 x 4 Klotski\n1 = 1\n") == SLIDING
+    assert detect_family("a.pcube", "") == POLYCUBE
+    assert detect_family("soma.txt", "| Soma\n[0-2][0-2][0-2]\nV 000 100 010\n") == POLYCUBE
+    assert detect_family("plate", "000 100 010 110\nD 000 100\n") == POLYCUBE
     with pytest.raises(UnknownFormatError, match=r"b\.txt: not a puzzle file slidelab knows"):
         detect_family("b.txt", "hello\n")

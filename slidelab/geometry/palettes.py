@@ -69,3 +69,12 @@ def text_colour(background: RGB) -> RGB:
     r, g, b = (channel(v) for v in background)
     luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
     return (0, 0, 0) if luminance > 0.18 else (255, 255, 255)
+
+
+_PIECE_CYCLE: tuple[RGB, ...] = tuple(KIND_COLOURS.values())
+
+
+def piece_colour(index: int) -> RGB:
+    """The colour of the `index`-th piece of a 3D scene: the kind colours in order, cycling, so
+    neighbouring pieces keep the colour-blind-safe contrast the kind palette was chosen for."""
+    return _PIECE_CYCLE[index % len(_PIECE_CYCLE)]

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTab
 from slidelab.errors import SlidelabError
 from slidelab.fileio import read_text, write_text_atomically
 from slidelab.formats import detect_family
+from slidelab.gui.antislide.workbench import AntislideWorkbench
+from slidelab.gui.polycube.workbench import PolycubeWorkbench
 from slidelab.gui.sliding.workbench import SlidingWorkbench
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import Workbench
@@ -51,7 +53,9 @@ class MainWindow(QMainWindow):
         self.status_panel.cancelRequested.connect(self.runner.cancel)
         self.runner.progress.connect(self.status_panel.show_progress)
         self.sliding = SlidingWorkbench(self.runner, self.status_panel)
-        self.workbenches: list[Workbench] = [self.sliding]
+        self.antislide = AntislideWorkbench(self.runner, self.status_panel)
+        self.polycube = PolycubeWorkbench(self.runner, self.status_panel)
+        self.workbenches: list[Workbench] = [self.sliding, self.antislide, self.polycube]
         self.paths: dict[str, str | None] = {w.family: None for w in self.workbenches}
         self.tabs = QTabWidget()
         self.undo_group = QUndoGroup(self)
@@ -137,8 +141,10 @@ class MainWindow(QMainWindow):
 
         puzzles = self.menuBar().addMenu("&Puzzles")
         for workbench in self.workbenches:
+            titles = workbench.library_titles()
             shelf = puzzles.addMenu(workbench.title)
-            for name, title in workbench.library_titles().items():
+            shelf.menuAction().setVisible(bool(titles))
+            for name, title in titles.items():
                 self._action(
                     shelf, title, lambda _=False, w=workbench, n=name: self.open_library(w, n)
                 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 # pytest may import this file before pytest-xvfb has started Xvfb and set DISPLAY (for a
@@ -43,3 +43,22 @@ def _no_unexpected_dialogs(monkeypatch):
 
     for name in ("question", "critical", "warning", "information"):
         monkeypatch.setattr(QMessageBox, name, unexpected)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The main window, shown and active, its solver kernels warmed up, settings in tmp_path."""
+    from slidelab.gui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    main = MainWindow(settings)
+    # pytest-qt closes the window after the test; edits a test made are not to be saved
+    qtbot.addWidget(
+        main, before_close_func=lambda w: [b.undo_stack.setClean() for b in w.workbenches]
+    )
+    main.show()
+    main.activateWindow()
+    qtbot.waitActive(main)
+    qtbot.waitUntil(lambda: not main.runner.busy, timeout=120_000)
+    assert main.status_panel.phase.text() == "ready"
+    return main

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QImageReader
 from PySide6.QtWidgets import QMessageBox
@@ -14,20 +13,6 @@ from slidelab.sliding.textformat import format_puzzle, parse_puzzle
 from tests.gui.mouse import LEFT, click, drag
 from tests.gui.test_worker import BIG as TWELVE
 from tests.sliding.figures import SILLY, SILLY_MOVES
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    main = MainWindow(settings)
-    # pytest-qt closes the window after the test; edits a test made are not to be saved
-    qtbot.addWidget(main, before_close_func=lambda w: w.sliding.undo_stack.setClean())
-    main.show()
-    main.activateWindow()
-    qtbot.waitActive(main)
-    qtbot.waitUntil(lambda: not main.runner.busy, timeout=120_000)
-    assert main.status_panel.phase.text() == "ready"
-    return main
 
 
 def shown_configuration(view) -> Configuration:

@@ -1,0 +1,65 @@
+"""A packing as a file: the layer notation with the brick's size in a comment.
+
+    # 3x3x3: Knuth's one antisliding class with 6 blocks
+    # brick 2x2x1
+    1 1 .  5 4 4  5 4 4
+    ...
+
+The first comment, when it is not the brick line, is the title (the Puzzles menu
+shows it).  Without a brick line the brick is 2x2x1, as in Knuth's programs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from slidelab.antislide.layers import LABELS, format_packing, parse_packing
+from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement
+from slidelab.errors import ParseError
+
+BRICK_LINE = re.compile(r"\s*#\s*brick\s+(\d+)\s*x\s*(\d+)\s*x\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class PackingDocument:
+    """One packing of one box, as the antislide workbench shows and saves it."""
+
+    box: Box
+    brick: tuple[int, int, int]
+    bricks: tuple[Placement, ...]
+    title: str = ""
+
+
+def format_document(document: PackingDocument) -> str:
+    title = f"# {document.title}\n" if document.title else ""
+    brick = "x".join(map(str, document.brick))
+    return f"{title}# brick {brick}\n{format_packing(document.box, document.bricks)}\n"
+
+
+def parse_document(text: str, source: str = "<string>") -> PackingDocument:
+    """Read a packing file; errors are `ParseError`s naming the line and column."""
+    brick = DEFAULT_BRICK
+    title = ""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped.startswith("#"):
+            break
+        found = BRICK_LINE.match(line)
+        if found:
+            brick = tuple(int(g) for g in found.groups())  # type: ignore[assignment]
+            if 0 in brick:
+                column = found.start(brick.index(0) + 1) + 1
+                raise ParseError(source, number, column, "brick sizes must be positive")
+        elif number == 1:
+            title = stripped.lstrip("#").strip()
+    box, bricks = parse_packing(text, brick, source)
+    ordered = sorted(bricks, key=_label_rank)  # so brick n keeps its label when labels are 1..N
+    return PackingDocument(box, brick, tuple(bricks[k] for k in ordered), title)
+
+
+def _label_rank(token: str) -> tuple[int, str]:
+    """Knuth's label order (1-9, A-Z, a-z, then numbers); other tokens after, alphabetically."""
+    if token in LABELS:
+        return LABELS.index(token), ""
+    return (len(LABELS) + int(token), "") if token.isdigit() else (1 << 30, token)

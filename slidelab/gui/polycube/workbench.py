@@ -1,0 +1,537 @@
+"""The polycube workbench: build pieces and a box by clicking layers, solve, browse in 3D.
+
+The document is a polycube spec (Knuth's format).  Three pages share one 3D view:
+Pieces (the selected piece, turned through its rotations), Box, and Solve (the
+solution chosen in the browser, with an assembly animation dropping the pieces in).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QUndoStack
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from slidelab.errors import SlidelabError
+from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
+from slidelab.fileio import write_text_atomically
+from slidelab.formats import POLYCUBE
+from slidelab.geometry.palettes import piece_colour
+from slidelab.geometry.scene import ScenePiece
+from slidelab.gui.layer_grid import LayerGrid
+from slidelab.gui.status import StatusPanel
+from slidelab.gui.undo import Snapshot
+from slidelab.gui.view3d import VoxelView
+from slidelab.gui.worker import SolverRunner
+from slidelab.polycube.draft import Draft, split_header
+from slidelab.polycube.library import library_names
+from slidelab.polycube.packing import Packing, build_packing, format_dlx
+from slidelab.polycube.rotations import orientations
+from slidelab.polycube.spec import parse_spec
+from slidelab.polycube.symmetry import DistinctCount, search_distinct
+
+EDIT_SPAN = 5
+"""Cells along each axis of the piece editor's grid (more when a piece is bigger)."""
+BOX_COLOUR = (205, 200, 190)
+DROP_HEIGHT = 6.0
+"""How far above its place a piece starts in the assembly animation."""
+DROP_STEPS = 8
+DROP_MS = 30
+
+
+class PolycubeWorkbench(QWidget):
+    """Piece list and editors on the left, the 3D view in the middle, solving on the right."""
+
+    title = "Polycube"
+    family = POLYCUBE
+    file_filter = "Polycube specs (*.pcube);;All files (*)"
+    default_name = "pieces.pcube"
+
+    def __init__(
+        self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.status = status
+        self.undo_stack = QUndoStack(self)
+        self.draft = Draft(frozenset(), ())
+        self._running = False
+        self._packing: Packing | None = None
+        self._solutions: list[tuple[int, ...]] = []
+        self._rotation = 0
+        self._painting = True
+        """Whether the current drag adds cells (True) or removes them."""
+        self._drop: list[str] = []
+        self._drop_step = 0
+        self._drop_timer = QTimer(self)
+        self._drop_timer.setInterval(DROP_MS)
+        self._drop_timer.timeout.connect(self._drop_tick)
+
+        self.view = VoxelView()
+        self.pages = QTabWidget()
+        self.pages.addTab(self._pieces_page(), "Pieces")
+        self.pages.addTab(self._box_page(), "Box")
+        self.pages.addTab(self._solve_page(), "Solve")
+        self.pages.currentChanged.connect(self._refresh_view)
+        splitter = QSplitter()
+        splitter.addWidget(self.pages)
+        splitter.addWidget(self.view)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([330, 700])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+        self.dlx_menu = QMenu("&Polycube", self)
+        export = self.dlx_menu.addAction("Export &DLX…")
+        export.triggered.connect(self._ask_export_dlx)
+
+        runner.found.connect(self._solutions_found)
+        runner.finished.connect(self._run_finished)
+        runner.failed.connect(self._run_failed)
+        runner.cancelled.connect(self._run_ended)
+        runner.busyChanged.connect(lambda _busy: self._update_actions())
+        self.new_document()
+
+    # Pages -------------------------------------------------------------------------------
+
+    def _pieces_page(self) -> QWidget:
+        self.piece_table = QTableWidget(0, 3)
+        self.piece_table.setHorizontalHeaderLabels(["name", "copies", "cubes"])
+        self.piece_table.verticalHeader().setVisible(False)
+        self.piece_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.piece_table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.piece_table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.piece_table.itemSelectionChanged.connect(self._piece_chosen)
+        self.piece_table.itemChanged.connect(self._piece_renamed)
+        add = QPushButton("Add piece")
+        add.clicked.connect(lambda: self._edit(self.draft.added_piece(), "Add piece"))
+        self.remove_button = QPushButton("Remove piece")
+        self.remove_button.clicked.connect(self._remove_piece)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(self.remove_button)
+        self.piece_grid = LayerGrid((EDIT_SPAN, EDIT_SPAN, EDIT_SPAN))
+        self.piece_grid.setToolTip("Click or drag over cells to add or remove cubes of the piece")
+        self.piece_grid.cellPressed.connect(self._piece_cell_pressed)
+        self.piece_grid.cellDragged.connect(self._piece_cell_dragged)
+        self.rotation_button = QPushButton("Next rotation")
+        self.rotation_button.setToolTip("Turn the preview through the piece's distinct rotations")
+        self.rotation_button.clicked.connect(self._next_rotation)
+        self.rotation_label = QLabel()
+        rotation = QHBoxLayout()
+        rotation.addWidget(self.rotation_button)
+        rotation.addWidget(self.rotation_label, 1)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.piece_table, 1)
+        layout.addLayout(buttons)
+        layout.addWidget(self.piece_grid, 2)
+        layout.addLayout(rotation)
+        return page
+
+    def _box_page(self) -> QWidget:
+        self.box_grid = LayerGrid((EDIT_SPAN, EDIT_SPAN, EDIT_SPAN))
+        self.box_grid.setToolTip("Click or drag over cells to add them to the box or take them out")
+        self.box_grid.cellPressed.connect(self._box_cell_pressed)
+        self.box_grid.cellDragged.connect(self._box_cell_dragged)
+        self.cuboid_spins = []
+        for axis in "xyz":
+            spin = QSpinBox()
+            spin.setRange(1, 20)
+            spin.setValue(3)
+            spin.setToolTip(f"The cuboid's size along {axis}")
+            self.cuboid_spins.append(spin)
+        cuboid = QPushButton("Make cuboid")
+        cuboid.setToolTip("Replace the box by a cuboid of the sizes on the left")
+        cuboid.clicked.connect(self._make_cuboid)
+        row = QHBoxLayout()
+        for spin in self.cuboid_spins:
+            row.addWidget(spin)
+        row.addWidget(cuboid)
+        self.box_info = QLabel()
+        self.box_info.setWordWrap(True)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addLayout(row)
+        layout.addWidget(self.box_grid, 1)
+        layout.addWidget(self.box_info)
+        return page
+
+    def _solve_page(self) -> QWidget:
+        self.count_only = QCheckBox("Count only (list nothing)")
+        self.distinct = QCheckBox("Distinct only (up to the box's symmetries)")
+        self.distinct.setToolTip(
+            "Count classes of solutions under the box's rotations, and reflections too when the "
+            "pieces come in mirror pairs"
+        )
+        self.mirror = QCheckBox("Pieces may be flipped (mirror images)")
+        self.first = QSpinBox()
+        self.first.setRange(0, 1_000_000)
+        self.first.setSpecialValueText("all")
+        self.first.setPrefix("first ")
+        self.first.setValue(1000)
+        self.first.setToolTip("Stop after this many solutions (0: find them all)")
+        self.solve_button = QPushButton("Solve")
+        self.solve_button.clicked.connect(self.solve)
+        self.problem_text = QLabel()
+        self.problem_text.setWordWrap(True)
+        self.result_text = QLabel()
+        self.result_text.setWordWrap(True)
+        self.solution_list = QListWidget()
+        self.solution_list.currentRowChanged.connect(self._solution_chosen)
+        self.assemble_button = QPushButton("Assemble")
+        self.assemble_button.setToolTip("Drop the pieces of the shown solution in one by one")
+        self.assemble_button.clicked.connect(self.assemble)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        for widget in (self.count_only, self.distinct, self.mirror, self.first):
+            layout.addWidget(widget)
+        layout.addWidget(self.solve_button)
+        layout.addWidget(self.problem_text)
+        layout.addWidget(self.result_text)
+        layout.addWidget(self.solution_list, 1)
+        layout.addWidget(self.assemble_button)
+        return page
+
+    # Document ----------------------------------------------------------------------------
+
+    def new_document(self) -> None:
+        cube = frozenset((x, y, z) for x in range(2) for y in range(2) for z in range(2))
+        self._replace_draft(Draft(cube, ()).added_piece())
+
+    def load_text(self, text: str, source: str) -> None:
+        self._replace_draft(Draft.from_spec(parse_spec(text, source), split_header(text)))
+
+    def current_text(self) -> str:
+        problems = self.draft.problems()
+        if problems:
+            raise SlidelabError("the spec is not complete: " + "; ".join(problems))
+        return self.draft.text()
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def mark_saved(self) -> None:
+        self.undo_stack.setClean()
+
+    def library_titles(self) -> dict[str, str]:
+        return {name: name.removesuffix(".pcube").replace("-", " ") for name in library_names()}
+
+    def menus(self) -> list[QMenu]:
+        return [self.dlx_menu]
+
+    def _replace_draft(self, draft: Draft) -> None:
+        self.undo_stack.clear()
+        self.show_draft(draft)
+        self.undo_stack.setClean()
+        if draft.pieces:
+            self.piece_table.selectRow(0)
+
+    def _edit(self, draft: Draft, text: str) -> None:
+        self.undo_stack.push(Snapshot(self.show_draft, self.draft, draft, text))
+
+    def show_draft(self, draft: Draft) -> None:
+        """Show `draft` in the piece table, the grids and the view; stale solutions go."""
+        row = self.piece_table.currentRow()
+        self.draft = draft
+        self._packing = None
+        self._solutions = []
+        self.solution_list.clear()
+        self.result_text.setText("")
+        self.piece_table.blockSignals(True)
+        self.piece_table.setRowCount(len(draft.pieces))
+        for n, piece in enumerate(draft.pieces):
+            name = QTableWidgetItem(piece.name)
+            name.setBackground(QColor(*piece_colour(n)))
+            self.piece_table.setItem(n, 0, name)
+            spin = QSpinBox()
+            spin.setRange(1, 61)
+            spin.setValue(max(1, piece.multiplicity))
+            spin.valueChanged.connect(lambda value, k=n: self._set_copies(k, value))
+            self.piece_table.setCellWidget(n, 1, spin)
+            cubes = QTableWidgetItem(str(len(piece.cells)))
+            cubes.setFlags(cubes.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.piece_table.setItem(n, 2, cubes)
+        self.piece_table.blockSignals(False)
+        if draft.pieces:
+            self.piece_table.selectRow(min(max(row, 0), len(draft.pieces) - 1))
+        self._rotation = 0
+        self._refresh_grids()
+        self._refresh_view()
+        self._update_actions()
+
+    def _selected(self) -> int | None:
+        row = self.piece_table.currentRow()
+        return row if 0 <= row < len(self.draft.pieces) else None
+
+    # Editing -----------------------------------------------------------------------------
+
+    def _piece_chosen(self) -> None:
+        self._rotation = 0
+        self._refresh_grids()
+        self._refresh_view()
+
+    def _piece_renamed(self, item: QTableWidgetItem) -> None:
+        n = item.row()
+        if item.column() != 0 or n >= len(self.draft.pieces):
+            return
+        piece = self.draft.pieces[n]
+        if item.text() != piece.name:
+            renamed = replace(piece, name=item.text().strip())
+            self._edit(self.draft.with_piece(n, renamed), f"Rename {piece.name}")
+
+    def _set_copies(self, n: int, copies: int) -> None:
+        piece = self.draft.pieces[n]
+        if copies != piece.multiplicity:
+            changed = replace(piece, multiplicity=copies)
+            self._edit(self.draft.with_piece(n, changed), f"Copies of {piece.name}")
+
+    def _remove_piece(self) -> None:
+        n = self._selected()
+        if n is not None:
+            self._edit(self.draft.removed_piece(n), f"Remove piece {self.draft.pieces[n].name}")
+
+    def _piece_cell_pressed(self, x: int, y: int, z: int) -> None:
+        n = self._selected()
+        if n is None:
+            return
+        self._painting = (x, y, z) not in self.draft.pieces[n].cells
+        self._piece_cell_dragged(x, y, z)
+
+    def _piece_cell_dragged(self, x: int, y: int, z: int) -> None:
+        n = self._selected()
+        if n is None or ((x, y, z) in self.draft.pieces[n].cells) == self._painting:
+            return
+        self._edit(self.draft.toggled_piece_cell(n, (x, y, z)), "Edit piece")
+
+    def _box_cell_pressed(self, x: int, y: int, z: int) -> None:
+        self._painting = (x, y, z) not in self.draft.box
+        self._box_cell_dragged(x, y, z)
+
+    def _box_cell_dragged(self, x: int, y: int, z: int) -> None:
+        if ((x, y, z) in self.draft.box) != self._painting:
+            self._edit(self.draft.toggled_box_cell((x, y, z)), "Edit box")
+
+    def _make_cuboid(self) -> None:
+        a, b, c = (spin.value() for spin in self.cuboid_spins)
+        box = frozenset((x, y, z) for x in range(a) for y in range(b) for z in range(c))
+        self._edit(replace(self.draft, box=box), f"Box {a}x{b}x{c}")
+
+    def _next_rotation(self) -> None:
+        self._rotation += 1
+        self._refresh_view()
+
+    # Views -------------------------------------------------------------------------------
+
+    def _refresh_grids(self) -> None:
+        n = self._selected()
+        cells = self.draft.pieces[n].cells if n is not None else frozenset()
+        self.piece_grid.set_dims(_span(cells, EDIT_SPAN))
+        self.piece_grid.set_colours({c: piece_colour(n or 0) for c in cells})
+        self.box_grid.set_dims(_span(self.draft.box, EDIT_SPAN))
+        self.box_grid.set_colours({c: BOX_COLOUR for c in self.draft.box})
+        self.box_info.setText(
+            f"The box has {len(self.draft.box)} cells; the pieces, every copy placed, fill "
+            f"{self.draft.filled()}."
+        )
+
+    def _refresh_view(self) -> None:
+        page = self.pages.currentIndex()
+        self._drop_timer.stop()
+        if page == 0:
+            n = self._selected()
+            if n is None or not self.draft.pieces[n].cells:
+                self.view.set_scene(None, [])
+                self.rotation_label.setText("")
+                return
+            piece = self.draft.pieces[n]
+            turns = orientations(piece.cells)
+            shown = turns[self._rotation % len(turns)]
+            self.rotation_label.setText(
+                f"rotation {self._rotation % len(turns) + 1} of {len(turns)} distinct"
+            )
+            self.view.set_scene(
+                None, [ScenePiece(piece.name, piece.name, tuple(shown), piece_colour(n))]
+            )
+        elif page == 1:
+            box = ScenePiece("box", "the box", tuple(sorted(self.draft.box)), BOX_COLOUR)
+            self.view.set_scene(None, [box] if self.draft.box else [])
+        else:
+            self._solution_chosen(self.solution_list.currentRow())
+
+    def solution_scene(self, solution: tuple[int, ...]) -> list[ScenePiece]:
+        """The pieces of one solution, coloured by kind, keyed 'name' or 'name#copy'."""
+        assert self._packing is not None
+        index = {p.name: k for k, p in enumerate(self.draft.pieces)}
+        seen: dict[str, int] = {}
+        scene = []
+        for placement in self._packing.decode(solution):
+            copy = seen.get(placement.piece, 0)
+            seen[placement.piece] = copy + 1
+            key = placement.piece if copy == 0 else f"{placement.piece}#{copy + 1}"
+            scene.append(
+                ScenePiece(key, key, placement.cells, piece_colour(index[placement.piece]))
+            )
+        return scene
+
+    def _solution_chosen(self, row: int) -> None:
+        if self.pages.currentIndex() != 2:
+            return
+        self._drop_timer.stop()
+        if not 0 <= row < len(self._solutions):
+            box = ScenePiece("box", "the box", tuple(sorted(self.draft.box)), BOX_COLOUR)
+            self.view.set_scene(None, [box] if self.draft.box else [])
+            return
+        self.view.set_offsets({})
+        self.view.set_hidden([])
+        self.view.set_scene(_bounds(self.draft.box), self.solution_scene(self._solutions[row]))
+
+    def assemble(self) -> None:
+        """Animate the shown solution: hide every piece, then drop them in one by one."""
+        row = self.solution_list.currentRow()
+        if not 0 <= row < len(self._solutions):
+            return
+        self._solution_chosen(row)
+        self._drop = [p.key for p in self.solution_scene(self._solutions[row])]
+        self._drop_step = 0
+        self.view.set_hidden(self._drop)
+        self._drop_timer.start()
+
+    def _drop_tick(self) -> None:
+        piece, step = divmod(self._drop_step, DROP_STEPS + 1)
+        if piece >= len(self._drop):
+            self._drop_timer.stop()
+            self.view.set_offsets({})
+            return
+        key = self._drop[piece]
+        height = DROP_HEIGHT * (1 - step / DROP_STEPS)
+        self.view.set_hidden(self._drop[piece + 1 :])
+        self.view.set_offsets({key: (0.0, 0.0, height)})
+        self._drop_step += 1
+
+    def assembling(self) -> bool:
+        return self._drop_timer.isActive()
+
+    # Solving -----------------------------------------------------------------------------
+
+    def _update_actions(self) -> None:
+        problems = self.draft.problems()
+        self.problem_text.setText("; ".join(problems).capitalize() + "." if problems else "")
+        self.solve_button.setEnabled(not problems and not self.runner.busy)
+        self.remove_button.setEnabled(bool(self.draft.pieces))
+
+    def solve(self) -> None:
+        """Solve the spec as it stands: count, count distinct, or list (the first N)."""
+        packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
+        self._packing = packing
+        self._solutions = []
+        self.solution_list.clear()
+        self.result_text.setText("Solving…")
+        self._running = True
+        self.pages.setCurrentIndex(2)
+        self.status.running("polycube")
+        if self.distinct.isChecked():
+            self.runner.start(lambda: search_distinct(packing))
+        elif self.count_only.isChecked():
+            self.runner.start(lambda: solve(packing.problem, count_only=True))
+        else:
+            limit = self.first.value() or None
+            self.runner.start(lambda: solve(packing.problem, limit=limit))
+
+    def _solutions_found(self, event: object) -> None:
+        if not self._running or not isinstance(event, SolutionsFound):
+            return
+        start = len(self._solutions)
+        self._solutions += event.solutions
+        self.solution_list.addItems(
+            [f"Solution {k}" for k in range(start + 1, len(self._solutions) + 1)]
+        )
+        if start == 0:
+            self.solution_list.setCurrentRow(0)
+
+    def _run_finished(self, result: object) -> None:
+        if not self._running:
+            return
+        self._running = False
+        if isinstance(result, DistinctCount):
+            symmetry = "rotations and reflections" if result.reflections else "rotations"
+            text = (
+                f"{result.solutions:,} solutions in the fixed box; {result.distinct:,} distinct "
+                f"up to its {result.group_order} symmetries ({symmetry})."
+            )
+        elif isinstance(result, ExactCoverResult):
+            more = "" if result.complete else " (stopped at the limit)"
+            text = f"{result.count:,} solutions{more}."
+        else:
+            return
+        self.result_text.setText(text)
+        self.status.ready(text.split(";")[0].rstrip("."))
+        self._update_actions()
+
+    def _run_failed(self, message: str) -> None:
+        if self._running:
+            self._run_ended()
+            QMessageBox.warning(self, "slidelab", message)
+
+    def _run_ended(self) -> None:
+        if not self._running:
+            return
+        self._running = False
+        self.result_text.setText(f"Stopped after {len(self._solutions):,} solutions.")
+        self.status.ready("stopped")
+        self._update_actions()
+
+    def solution_count(self) -> int:
+        """Solutions listed in the browser (for tests)."""
+        return len(self._solutions)
+
+    # Export ------------------------------------------------------------------------------
+
+    def _ask_export_dlx(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export DLX", "pieces.dlx", "DLX files (*.dlx);;All files (*)"
+        )
+        if path:
+            try:
+                self.export_dlx(path)
+            except SlidelabError as error:
+                QMessageBox.critical(self, "slidelab", f"Not exported: {error}")
+
+    def export_dlx(self, path: str) -> None:
+        """Write the spec's exact-cover problem in Knuth's DLX format."""
+        text = self.current_text()
+        packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
+        write_text_atomically(path, format_dlx(packing, echo=text))
+
+
+def _span(cells: frozenset[tuple[int, int, int]], least: int) -> tuple[int, int, int]:
+    """Grid size showing `cells` with a free layer beyond them, at least `least` per axis."""
+    return tuple(  # type: ignore[return-value]
+        max(least, max((c[axis] for c in cells), default=0) + 2) for axis in range(3)
+    )
+
+
+def _bounds(cells: frozenset[tuple[int, int, int]]) -> tuple[int, int, int] | None:
+    """The size of the wire box drawn around a solution (from the origin)."""
+    if not cells:
+        return None
+    return tuple(max(c[axis] for c in cells) + 1 for axis in range(3))  # type: ignore[return-value]

@@ -1,0 +1,90 @@
+"""The polycube workbench: build a piece by clicks, solve a small box, browse and assemble."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from slidelab.geometry.palettes import piece_colour
+from slidelab.gui.images import image_to_rgb
+from slidelab.library import shipped_text
+from slidelab.polycube.spec import parse_spec
+from tests.gui.mouse import LEFT
+
+
+def has_colour(image, colour, tolerance=60) -> bool:
+    """Whether some pixels have the colour's hue: shading scales a colour, so compare the
+    pixel's channels relative to its brightest one."""
+    pixels = image_to_rgb(image).reshape(-1, 3).astype(float)
+    target = np.array(colour, float)
+    bright = pixels.max(axis=1, keepdims=True)
+    scaled = pixels / np.maximum(bright, 1) * target.max()
+    close = np.abs(scaled - target).max(axis=1) < tolerance
+    return int(close.sum()) > 30
+
+
+def click_cell(qtbot, grid, x, y, z):
+    grid.set_layer(z)
+    qtbot.mouseClick(grid.canvas, LEFT, pos=grid.cell_centre(x, y))
+
+
+def test_build_pieces_by_clicks_solve_and_see_every_colour(window, qtbot):
+    bench = window.polycube
+    window.show_workbench(bench)
+    # A 2 x 2 x 1 box, filled by two dominoes drawn by clicking.
+    bench.cuboid_spins[0].setValue(2)
+    bench.cuboid_spins[1].setValue(2)
+    bench.cuboid_spins[2].setValue(1)
+    bench._make_cuboid()
+    bench.piece_table.selectRow(0)
+    click_cell(qtbot, bench.piece_grid, 1, 0, 0)  # A: (0,0,0) + (1,0,0)
+    assert bench.draft.pieces[0].cells == {(0, 0, 0), (1, 0, 0)}
+    bench._edit(bench.draft.added_piece(), "Add piece")
+    bench.piece_table.selectRow(1)
+    click_cell(qtbot, bench.piece_grid, 0, 1, 0)  # B: (0,0,0) + (0,1,0)
+    assert [len(p.cells) for p in bench.draft.pieces] == [2, 2]
+    assert parse_spec(bench.current_text()).pieces[1].shapes == (((0, 0, 0), (0, 1, 0)),)
+    bench.pages.setCurrentIndex(2)
+    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.result_text.text() == "4 solutions."
+    assert bench.solution_count() == 4
+    bench.solution_list.setCurrentRow(1)
+    frame = bench.view.grab_image()
+    assert has_colour(frame, piece_colour(0)) and has_colour(frame, piece_colour(1))
+
+
+def test_soma_counts_distinct_and_assembles(window, qtbot):
+    bench = window.polycube
+    window.open_library(bench, "soma.pcube")
+    assert len(bench.draft.pieces) == 7 and bench.draft.header.startswith("| The Soma cube")
+    bench.distinct.setChecked(True)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.result_text.text().startswith("11,520 solutions in the fixed box; 240 distinct")
+    bench.distinct.setChecked(False)
+    bench.first.setValue(3)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.solution_count() == 3
+    assert bench.result_text.text() == "3 solutions (stopped at the limit)."
+    bench.solution_list.setCurrentRow(0)
+    frame = bench.view.grab_image()
+    assert all(has_colour(frame, piece_colour(k)) for k in range(7))
+    bench.assemble()
+    assert bench.assembling()
+    qtbot.waitUntil(lambda: not bench.assembling(), timeout=10_000)
+    assert bench.view.grab_image() == frame
+
+
+def test_a_pcube_file_opens_in_this_workbench_and_edits_undo(window, qtbot, tmp_path):
+    path = tmp_path / "soma.pcube"
+    path.write_text(shipped_text("polycube", "soma.pcube"))
+    assert window.open_path(str(path))
+    bench = window.polycube
+    assert window.workbench is bench and window.path == str(path)
+    before = bench.draft
+    bench.piece_table.selectRow(0)
+    click_cell(qtbot, bench.piece_grid, 2, 2, 0)
+    assert bench.is_modified() and len(bench.draft.pieces[0].cells) == 4
+    window.undo_group.undo()
+    assert bench.draft == before and not bench.is_modified()

@@ -1,0 +1,44 @@
+"""The editable spec: edits, problems in words, and the text it saves."""
+
+from __future__ import annotations
+
+from slidelab.polycube.draft import Draft, split_header
+from slidelab.polycube.library import library_text, load_library_spec
+from slidelab.polycube.spec import parse_spec
+
+
+def test_a_library_spec_round_trips_with_its_comments():
+    text = library_text("soma.pcube")
+    draft = Draft.from_spec(load_library_spec("soma.pcube"), split_header(text))
+    assert draft.header.startswith("| The Soma cube")
+    assert parse_spec(draft.text()) == load_library_spec("soma.pcube")
+    assert draft.text().startswith(draft.header)
+    assert draft.filled() == 27 == len(draft.box)
+
+
+def test_edits_make_new_drafts():
+    draft = Draft(frozenset({(0, 0, 0), (1, 0, 0)}), ())
+    grown = draft.added_piece().toggled_piece_cell(0, (1, 0, 0))
+    assert [p.name for p in grown.pieces] == ["A"]
+    assert grown.pieces[0].cells == {(0, 0, 0), (1, 0, 0)}
+    assert grown.added_piece().pieces[1].name == "B"
+    assert grown.toggled_box_cell((1, 0, 0)).box == {(0, 0, 0)}
+    assert grown.removed_piece(0).pieces == ()
+    assert draft.pieces == ()  # the original is untouched
+    assert parse_spec(grown.text()).pieces[0].shapes == (((0, 0, 0), (1, 0, 0)),)
+
+
+def test_problems_are_named():
+    draft = Draft(frozenset(), ()).added_piece().added_piece()
+    draft = draft.toggled_piece_cell(1, (0, 0, 0))
+    piece = draft.pieces[0]
+    draft = draft.with_piece(0, type(piece)("B", 0, piece.shapes))
+    assert draft.problems() == [
+        "the box has no cells",
+        "two pieces are called B",
+        "piece B needs 1 to 61 copies",
+        "piece B has no cells",
+    ]
+    cell_named = Draft(frozenset({(0, 0, 1)}), ()).added_piece()
+    cell_named = cell_named.with_piece(0, type(piece)("001", 1, piece.shapes))
+    assert cell_named.problems() == ["piece name '001' is a cell of the box"]
