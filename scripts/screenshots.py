@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Screenshots of the desktop app for people to look at: editor, playback mid-move, analysis.
+"""Screenshots of the desktop app for people to look at: every workbench at work.
 
-Starts its own Xvfb when there is no display, opens a classic puzzle, solves and
-analyses it, and saves PNGs into a folder (default out/screenshots).
+Starts its own Xvfb when there is no display; opens a classic sliding puzzle,
+solves and analyses it; enumerates antislide 4x4x4 and shows a packing exploded,
+with locks and in edit mode; solves the Soma cube and shows a solution; saves
+PNGs into a folder (default out/screenshots).
 
     .venv/bin/python scripts/screenshots.py [FOLDER] [--puzzle klotski.slide] [--style 2]
 """
@@ -104,11 +106,64 @@ def shoot(folder: Path, puzzle_name: str, style: int) -> None:
     saved.append(folder / "sliding-compare.png")
     window.grab().save(str(saved[-1]))
 
-    bench.undo_stack.setClean()
+    saved += shoot_antislide(window, folder, settle)
+    saved += shoot_polycube(window, folder, settle)
+
+    for workbench in window.workbenches:
+        workbench.undo_stack.setClean()
     window.close()
     QApplication.processEvents()
     for path in saved:
         print(path)
+
+
+def shoot_antislide(window, folder: Path, settle) -> list[Path]:
+    """4x4x4 enumerated; a 12-block packing exploded; show locks; edit mode with a sliding brick."""
+    bench = window.antislide
+    window.show_workbench(bench)
+    for spin, value in zip(bench.box_spins, (4, 4, 4), strict=True):
+        spin.setValue(value)
+    bench.run()
+    settle(lambda: not window.runner.busy)
+    bench.table.sortItems(1)
+    row = next(r for r in range(bench.table.rowCount()) if bench.table.item(r, 1).text() == "12")
+    bench.table.selectRow(row)
+    bench.view.set_explode(0.6)
+    settle()
+    saved = [folder / "antislide-4x4x4-exploded.png"]
+    window.grab().save(str(saved[-1]))
+    bench.view.set_explode(0.0)
+    bench.show_locks.setChecked(True)
+    bench._piece_clicked("0")
+    settle()
+    saved.append(folder / "antislide-locks.png")
+    window.grab().save(str(saved[-1]))
+    bench.show_locks.setChecked(False)
+    bench.edit_box.setChecked(True)
+    bench._piece_clicked("3")  # edit mode: the click removes a brick and its neighbours slide
+    settle()
+    saved.append(folder / "antislide-edit-sliding.png")
+    window.grab().save(str(saved[-1]))
+    return saved
+
+
+def shoot_polycube(window, folder: Path, settle) -> list[Path]:
+    """The Soma cube: a piece in the editor, then the first solution exploded."""
+    bench = window.polycube
+    window.open_library(bench, "soma.pcube")
+    bench.piece_table.selectRow(4)
+    settle()
+    saved = [folder / "polycube-piece-editor.png"]
+    window.grab().save(str(saved[-1]))
+    bench.first.setValue(20)
+    bench.solve()
+    settle(lambda: not window.runner.busy)
+    bench.solution_list.setCurrentRow(0)
+    bench.view.set_explode(0.5)
+    settle()
+    saved.append(folder / "polycube-soma-solution.png")
+    window.grab().save(str(saved[-1]))
+    return saved
 
 
 if __name__ == "__main__":

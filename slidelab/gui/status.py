@@ -79,6 +79,5 @@ class StatusPanel(QWidget):
             return
         rate = event.explored / event.elapsed if event.elapsed > 0 else 0.0
         self.details.setText(
-            f"distance {event.depth} · {event.explored:,} explored · {rate:,.0f}/s · "
-            f"{elapsed:.1f} s"
+            f"depth {event.depth} · {event.explored:,} explored · {rate:,.0f}/s · {elapsed:.1f} s"
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import Qt
 
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
@@ -88,3 +89,16 @@ def test_a_pcube_file_opens_in_this_workbench_and_edits_undo(window, qtbot, tmp_
     assert bench.is_modified() and len(bench.draft.pieces[0].cells) == 4
     window.undo_group.undo()
     assert bench.draft == before and not bench.is_modified()
+
+
+def test_names_and_copies_are_edited_in_the_piece_table(window, qtbot):
+    bench = window.polycube
+    window.open_library(bench, "soma.pcube")
+    bench.piece_table.item(0, 1).setData(Qt.ItemDataRole.EditRole, 2)
+    bench.piece_table.item(1, 0).setText("Lx")
+    assert bench.draft.pieces[0].multiplicity == 2 and bench.draft.pieces[1].name == "Lx"
+    assert "2*V 000 010 100" in bench.current_text()
+    bench.undo_stack.undo()
+    bench.undo_stack.undo()
+    assert bench.draft.pieces[0].multiplicity == 1 and bench.draft.pieces[1].name == "L"
+    assert not bench.is_modified()

@@ -121,7 +121,7 @@ class PolycubeWorkbench(QWidget):
         self.piece_table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.piece_table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.piece_table.itemSelectionChanged.connect(self._piece_chosen)
-        self.piece_table.itemChanged.connect(self._piece_renamed)
+        self.piece_table.itemChanged.connect(self._piece_edited)
         add = QPushButton("Add piece")
         add.clicked.connect(lambda: self._edit(self.draft.added_piece(), "Add piece"))
         self.remove_button = QPushButton("Remove piece")
@@ -263,11 +263,9 @@ class PolycubeWorkbench(QWidget):
             name = QTableWidgetItem(piece.name)
             name.setBackground(QColor(*piece_colour(n)))
             self.piece_table.setItem(n, 0, name)
-            spin = QSpinBox()
-            spin.setRange(1, 61)
-            spin.setValue(max(1, piece.multiplicity))
-            spin.valueChanged.connect(lambda value, k=n: self._set_copies(k, value))
-            self.piece_table.setCellWidget(n, 1, spin)
+            copies = QTableWidgetItem()
+            copies.setData(Qt.ItemDataRole.EditRole, piece.multiplicity)  # edited in a spin box
+            self.piece_table.setItem(n, 1, copies)
             cubes = QTableWidgetItem(str(len(piece.cells)))
             cubes.setFlags(cubes.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.piece_table.setItem(n, 2, cubes)
@@ -290,20 +288,20 @@ class PolycubeWorkbench(QWidget):
         self._refresh_grids()
         self._refresh_view()
 
-    def _piece_renamed(self, item: QTableWidgetItem) -> None:
+    def _piece_edited(self, item: QTableWidgetItem) -> None:
+        """A name or a number of copies typed into the piece table."""
         n = item.row()
-        if item.column() != 0 or n >= len(self.draft.pieces):
+        if n >= len(self.draft.pieces):
             return
         piece = self.draft.pieces[n]
-        if item.text() != piece.name:
+        if item.column() == 0 and item.text().strip() != piece.name:
             renamed = replace(piece, name=item.text().strip())
             self._edit(self.draft.with_piece(n, renamed), f"Rename {piece.name}")
-
-    def _set_copies(self, n: int, copies: int) -> None:
-        piece = self.draft.pieces[n]
-        if copies != piece.multiplicity:
-            changed = replace(piece, multiplicity=copies)
-            self._edit(self.draft.with_piece(n, changed), f"Copies of {piece.name}")
+        elif item.column() == 1:
+            copies = int(item.data(Qt.ItemDataRole.EditRole))
+            if copies != piece.multiplicity:
+                changed = replace(piece, multiplicity=copies)
+                self._edit(self.draft.with_piece(n, changed), f"Copies of {piece.name}")
 
     def _remove_piece(self) -> None:
         n = self._selected()
