@@ -12,7 +12,7 @@ from slidelab.polycube.spec import parse_spec
 from tests.gui.mouse import LEFT
 
 
-def has_colour(image, colour, tolerance=60) -> bool:
+def has_colour(image, colour, tolerance=25) -> bool:
     """Whether some pixels have the colour's hue: shading scales a colour, so compare the
     pixel's channels relative to its brightest one."""
     pixels = image_to_rgb(image).reshape(-1, 3).astype(float)
@@ -71,6 +71,9 @@ def test_soma_counts_distinct_and_assembles(window, qtbot):
     bench.solution_list.setCurrentRow(0)
     frame = bench.view.grab_image()
     assert all(has_colour(frame, piece_colour(k)) for k in range(7))
+    bench.shown_pieces.item(0).setCheckState(Qt.CheckState.Unchecked)  # hide V
+    assert not has_colour(bench.view.grab_image(), piece_colour(0))
+    bench.shown_pieces.item(0).setCheckState(Qt.CheckState.Checked)
     bench.assemble()
     assert bench.assembling()
     qtbot.waitUntil(lambda: not bench.assembling(), timeout=10_000)

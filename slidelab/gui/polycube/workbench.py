@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QMenu,
     QMessageBox,
     QPushButton,
@@ -198,6 +199,10 @@ class PolycubeWorkbench(QWidget):
         self.result_text.setWordWrap(True)
         self.solution_list = QListWidget()
         self.solution_list.currentRowChanged.connect(self._solution_chosen)
+        self.shown_pieces = QListWidget()
+        self.shown_pieces.setToolTip("Untick a piece to hide it")
+        self.shown_pieces.setMaximumHeight(120)
+        self.shown_pieces.itemChanged.connect(self._visibility_changed)
         self.assemble_button = QPushButton("Assemble")
         self.assemble_button.setToolTip("Drop the pieces of the shown solution in one by one")
         self.assemble_button.clicked.connect(self.assemble)
@@ -209,6 +214,8 @@ class PolycubeWorkbench(QWidget):
         layout.addWidget(self.problem_text)
         layout.addWidget(self.result_text)
         layout.addWidget(self.solution_list, 1)
+        layout.addWidget(QLabel("Pieces shown"))
+        layout.addWidget(self.shown_pieces)
         layout.addWidget(self.assemble_button)
         return page
 
@@ -399,9 +406,23 @@ class PolycubeWorkbench(QWidget):
             box = ScenePiece("box", "the box", tuple(sorted(self.draft.box)), BOX_COLOUR)
             self.view.set_scene(None, [box] if self.draft.box else [])
             return
+        scene = self.solution_scene(self._solutions[row])
         self.view.set_offsets({})
         self.view.set_hidden([])
-        self.view.set_scene(_bounds(self.draft.box), self.solution_scene(self._solutions[row]))
+        self.view.set_scene(_bounds(self.draft.box), scene)
+        self.shown_pieces.blockSignals(True)
+        self.shown_pieces.clear()
+        for piece in scene:
+            item = QListWidgetItem(piece.key)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked)
+            item.setBackground(QColor(*piece.colour))
+            self.shown_pieces.addItem(item)
+        self.shown_pieces.blockSignals(False)
+
+    def _visibility_changed(self) -> None:
+        items = [self.shown_pieces.item(n) for n in range(self.shown_pieces.count())]
+        self.view.set_hidden([i.text() for i in items if i.checkState() != Qt.CheckState.Checked])
 
     def assemble(self) -> None:
         """Animate the shown solution: hide every piece, then drop them in one by one."""
