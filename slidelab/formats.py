@@ -5,13 +5,20 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from slidelab.burrtools.reader import is_xmpuzzle
 from slidelab.errors import SlidelabError
+from slidelab.fileio import read_text
 
 SLIDING = "sliding"
 POLYCUBE = "polycube"
 ANTISLIDE = "antislide"
 
-EXTENSIONS = {".slide": SLIDING, ".pcube": POLYCUBE, ".antislide": ANTISLIDE}
+EXTENSIONS = {
+    ".slide": SLIDING,
+    ".pcube": POLYCUBE,
+    ".xmpuzzle": POLYCUBE,
+    ".antislide": ANTISLIDE,
+}
 """File extensions each family claims; later families add theirs."""
 
 _SLIDING_SIZE_LINE = re.compile(r"\s*\d+\s*x\s*\d+")
@@ -22,6 +29,13 @@ _POLYCUBE_BOX_LINE = re.compile(rf"\s*{_COORDINATE}{{3}}(?:\s+{_COORDINATE}{{3}}
 
 class UnknownFormatError(SlidelabError):
     """A file no workbench recognises."""
+
+
+def family_of_file(path: str) -> str:
+    """The family of the puzzle file at `path` (BurrTools files are gzip data, read as such)."""
+    if is_xmpuzzle(path):
+        return POLYCUBE
+    return detect_family(path, read_text(path))
 
 
 def detect_family(path: str, text: str) -> str:

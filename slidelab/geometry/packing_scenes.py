@@ -11,8 +11,10 @@ from collections.abc import Sequence
 
 from slidelab.antislide.layers import label
 from slidelab.antislide.model import Placement, orientations
+from slidelab.burrtools.packing import BurrPacking
 from slidelab.geometry.palettes import piece_colour
 from slidelab.geometry.scene import ScenePiece
+from slidelab.polycube.packing import Packing
 
 
 def brick_cells(brick: Placement) -> tuple[tuple[int, int, int], ...]:
@@ -33,3 +35,30 @@ def brick_scene(brick: tuple[int, int, int], bricks: Sequence[Placement]) -> lis
         )
         for n, b in enumerate(bricks)
     ]
+
+
+def _copies(named: Sequence[tuple[str, int, tuple[tuple[int, int, int], ...]]]) -> list[ScenePiece]:
+    """Pieces from (name, colour index, cells); copies of one name become 'name#2', 'name#3'."""
+    seen: dict[str, int] = {}
+    scene = []
+    for name, colour, cells in named:
+        seen[name] = seen.get(name, 0) + 1
+        key = name if seen[name] == 1 else f"{name}#{seen[name]}"
+        scene.append(ScenePiece(key, key, cells, piece_colour(colour)))
+    return scene
+
+
+def polycube_scene(packing: Packing, solution: tuple[int, ...]) -> list[ScenePiece]:
+    """The pieces of one solution of a spec, coloured by kind (its place in the spec)."""
+    kind = {piece.name: k for k, piece in enumerate(packing.spec.pieces)}
+    return _copies([(p.piece, kind[p.piece], p.cells) for p in packing.decode(solution)])
+
+
+def burr_scene(packing: BurrPacking, solution: tuple[int, ...]) -> list[ScenePiece]:
+    """The pieces of one assembly of a BurrTools problem, named and coloured by shape."""
+    named = []
+    for placement in packing.decode(solution):
+        shape = packing.problem.parts[placement.part].shape
+        name = packing.puzzle.shapes[shape].name or f"S{shape + 1}"
+        named.append((name, shape, placement.cells))
+    return _copies(named)

@@ -17,8 +17,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTabWidget
 
 from slidelab.errors import SlidelabError
-from slidelab.fileio import read_text, write_text_atomically
-from slidelab.formats import detect_family
+from slidelab.formats import family_of_file
 from slidelab.gui.antislide.workbench import AntislideWorkbench
 from slidelab.gui.polycube.workbench import PolycubeWorkbench
 from slidelab.gui.sliding.workbench import SlidingWorkbench
@@ -217,8 +216,7 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str) -> bool:
         """Open a puzzle file in the workbench its extension or content calls for."""
         try:
-            text = read_text(path)
-            family = detect_family(path, text)
+            family = family_of_file(path)
         except SlidelabError as error:
             self.show_error(str(error))
             return False
@@ -226,7 +224,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save(workbench):
             return False
         try:
-            workbench.load_text(text, path)
+            workbench.open_file(path)
         except SlidelabError as error:
             self.show_error(str(error))
             return False
@@ -256,7 +254,7 @@ class MainWindow(QMainWindow):
     def save_to(self, path: str) -> bool:
         workbench = self.workbench
         try:
-            write_text_atomically(path, workbench.current_text())
+            workbench.save_file(path)
         except SlidelabError as error:
             self.show_error(f"Not saved: {error}")
             return False

@@ -7,6 +7,8 @@ from typing import Protocol
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QMenu
 
+from slidelab.fileio import read_text, write_text_atomically
+
 
 class Workbench(Protocol):
     """One puzzle family's tab.  The main window owns files; the workbench owns the puzzle."""
@@ -33,8 +35,12 @@ class Workbench(Protocol):
         """Replace the document by the puzzle in `text`; raises SlidelabError if it is bad."""
         ...
 
-    def current_text(self) -> str:
-        """The document in its file format, as Save writes it."""
+    def open_file(self, path: str) -> None:
+        """Replace the document by the puzzle in the file; raises SlidelabError if it is bad."""
+        ...
+
+    def save_file(self, path: str) -> None:
+        """Write the document to `path` atomically; raises SlidelabError when it cannot."""
         ...
 
     def mark_saved(self) -> None:
@@ -48,3 +54,14 @@ class Workbench(Protocol):
     def menus(self) -> list[QMenu]:
         """Menus the main window shows while this workbench is the current tab."""
         ...
+
+
+class TextDocument:
+    """`open_file` and `save_file` for a workbench whose document is one text file, through
+    its `load_text` and `current_text` (mix in before QWidget)."""
+
+    def open_file(self, path: str) -> None:
+        self.load_text(read_text(path), path)  # type: ignore[attr-defined]
+
+    def save_file(self, path: str) -> None:
+        write_text_atomically(path, self.current_text())  # type: ignore[attr-defined]

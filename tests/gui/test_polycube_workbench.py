@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
 from slidelab.library import shipped_text
 from slidelab.polycube.spec import parse_spec
+from tests.burrtools.conftest import EXAMPLES
 from tests.gui.mouse import LEFT
 
 
@@ -105,3 +107,43 @@ def test_names_and_copies_are_edited_in_the_piece_table(window, qtbot):
     bench.undo_stack.undo()
     assert bench.draft.pieces[0].multiplicity == 1 and bench.draft.pieces[1].name == "L"
     assert not bench.is_modified()
+
+
+def test_a_burrtools_file_opens_solves_and_shows_assemblies(window, qtbot):
+    examples = EXAMPLES
+    if not examples.is_dir():
+        pytest.skip(f"BurrTools examples not found at {examples}")
+    assert window.open_path(str(examples / "CubeInCage.xmpuzzle"))
+    bench = window.polycube
+    assert window.workbench is bench and bench.burr is not None
+    assert not bench.pages.isTabEnabled(0) and bench.pages.currentIndex() == 2
+    assert bench.recorded.text().startswith("BurrTools recorded: 96 assemblies; 1 solutions")
+    assert "slidelab does not test disassembly" in bench.recorded.text()
+    bench.distinct.setChecked(True)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.result_text.text() == (
+        "96 assemblies up to the result's symmetries, as BurrTools counts them; "
+        "1,152 in the fixed result."
+    )
+    bench.distinct.setChecked(False)
+    bench.first.setValue(2)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.solution_count() == 2
+    shapes = {bench.shown_pieces.item(k).text() for k in range(bench.shown_pieces.count())}
+    assert len(shapes) == bench.shown_pieces.count() >= 2
+
+
+def test_a_spec_saved_as_xmpuzzle_reopens_as_a_burrtools_puzzle(window, qtbot, tmp_path):
+    bench = window.polycube
+    window.open_library(bench, "soma.pcube")
+    window.show_workbench(bench)
+    target = tmp_path / "soma.xmpuzzle"
+    assert window.save_to(str(target))
+    assert window.open_path(str(target))
+    assert bench.burr is not None and bench.problem_choice.count() == 1
+    bench.distinct.setChecked(True)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.result_text.text().startswith("240 assemblies")

@@ -41,6 +41,7 @@ from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.undo import Snapshot
 from slidelab.gui.view3d import VoxelView
+from slidelab.gui.workbench import TextDocument
 from slidelab.gui.worker import SolverRunner
 from slidelab.library import shipped_names, shipped_text
 
@@ -60,7 +61,7 @@ class _NumberItem(QTableWidgetItem):
         return self.data(Qt.ItemDataRole.UserRole) < other.data(Qt.ItemDataRole.UserRole)
 
 
-class AntislideWorkbench(QWidget):
+class AntislideWorkbench(TextDocument, QWidget):
     """Box and brick controls, the packing list, the 3D view and the edit tools."""
 
     title = "Antislide"

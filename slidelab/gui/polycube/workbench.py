@@ -3,16 +3,20 @@
 The document is a polycube spec (Knuth's format).  Three pages share one 3D view:
 Pieces (the selected piece, turned through its rotations), Box, and Solve (the
 solution chosen in the browser, with an assembly animation dropping the pieces in).
+A BurrTools file (.xmpuzzle) opens for solving only: pick one of its problems,
+count its assemblies as BurrTools does, and browse them in 3D.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -31,10 +35,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
+from slidelab.burrtools.convert import puzzle_from_spec
+from slidelab.burrtools.model import Puzzle
+from slidelab.burrtools.packing import BurrPacking, problem_label
+from slidelab.burrtools.packing import build_packing as build_burr_packing
+from slidelab.burrtools.reader import EXTENSION as XMPUZZLE
+from slidelab.burrtools.reader import is_xmpuzzle, read_xmpuzzle
+from slidelab.burrtools.writer import write_xmpuzzle
 from slidelab.errors import SlidelabError
+from slidelab.exactcover.dlxformat import format_problem
 from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
-from slidelab.fileio import write_text_atomically
+from slidelab.fileio import read_text, write_text_atomically
 from slidelab.formats import POLYCUBE
+from slidelab.geometry.packing_scenes import burr_scene, polycube_scene
 from slidelab.geometry.palettes import piece_colour
 from slidelab.geometry.scene import ScenePiece
 from slidelab.gui.layer_grid import LayerGrid
@@ -63,7 +77,7 @@ class PolycubeWorkbench(QWidget):
 
     title = "Polycube"
     family = POLYCUBE
-    file_filter = "Polycube specs (*.pcube);;All files (*)"
+    file_filter = "Polycube specs (*.pcube);;BurrTools puzzles (*.xmpuzzle);;All files (*)"
     default_name = "pieces.pcube"
 
     def __init__(
@@ -76,6 +90,10 @@ class PolycubeWorkbench(QWidget):
         self.draft = Draft(frozenset(), ())
         self._running = False
         self._packing: Packing | None = None
+        self.burr: Puzzle | None = None
+        """The BurrTools puzzle shown instead of a spec, if one was opened."""
+        self._burr_source = ""
+        self._burr_packing: BurrPacking | None = None
         self._solutions: list[tuple[int, ...]] = []
         self._rotation = 0
         self._painting = True
@@ -178,6 +196,11 @@ class PolycubeWorkbench(QWidget):
         return page
 
     def _solve_page(self) -> QWidget:
+        self.problem_choice = QComboBox()
+        self.problem_choice.setToolTip("The problem of the BurrTools file to solve")
+        self.problem_choice.currentIndexChanged.connect(self._problem_chosen)
+        self.recorded = QLabel()
+        self.recorded.setWordWrap(True)
         self.count_only = QCheckBox("Count only (list nothing)")
         self.distinct = QCheckBox("Distinct only (up to the box's symmetries)")
         self.distinct.setToolTip(
@@ -208,7 +231,10 @@ class PolycubeWorkbench(QWidget):
         self.assemble_button.clicked.connect(self.assemble)
         page = QWidget()
         layout = QVBoxLayout(page)
-        for widget in (self.count_only, self.distinct, self.mirror, self.first):
+        for widget in (
+            self.problem_choice, self.recorded, self.count_only, self.distinct, self.mirror,
+            self.first,
+        ):  # fmt: skip
             layout.addWidget(widget)
         layout.addWidget(self.solve_button)
         layout.addWidget(self.problem_text)
@@ -227,6 +253,81 @@ class PolycubeWorkbench(QWidget):
 
     def load_text(self, text: str, source: str) -> None:
         self._replace_draft(Draft.from_spec(parse_spec(text, source), split_header(text)))
+
+    def open_file(self, path: str) -> None:
+        """Open a spec, or a BurrTools puzzle (by extension or gzip content)."""
+        if is_xmpuzzle(path):
+            self.show_burrtools(read_xmpuzzle(path), path)
+        else:
+            self.load_text(read_text(path), path)
+
+    def save_file(self, path: str) -> None:
+        """Save as a spec, or as a BurrTools puzzle when `path` ends in .xmpuzzle."""
+        if path.lower().endswith(XMPUZZLE):
+            if self.burr is not None:
+                write_xmpuzzle(path, self.burr)
+            else:
+                self.current_text()  # refuses an incomplete spec
+                write_xmpuzzle(path, puzzle_from_spec(self.draft.to_spec(), source=path))
+        elif self.burr is not None:
+            raise SlidelabError(f"{path}: a BurrTools puzzle can only be saved as {XMPUZZLE}")
+        else:
+            write_text_atomically(path, self.current_text())
+
+    def show_burrtools(self, puzzle: Puzzle, source: str) -> None:
+        """Show a BurrTools puzzle: its problems to choose from, solving, its assemblies."""
+        self.undo_stack.clear()
+        self.burr, self._burr_source = puzzle, source
+        self._set_burr_mode(True)
+        self.problem_choice.blockSignals(True)
+        self.problem_choice.clear()
+        self.problem_choice.addItems(
+            [problem_label(puzzle, k) for k in range(len(puzzle.problems))]
+        )
+        self.problem_choice.blockSignals(False)
+        self._problem_chosen()
+
+    def _set_burr_mode(self, on: bool) -> None:
+        for page in (0, 1):
+            self.pages.setTabEnabled(page, not on)
+        self.problem_choice.setVisible(on)
+        self.recorded.setVisible(on)
+        self.mirror.setEnabled(not on)
+        self.distinct.setText(
+            "Distinct only (assemblies as BurrTools counts them)"
+            if on
+            else "Distinct only (up to the box's symmetries)"
+        )
+        if on:
+            self.pages.setCurrentIndex(2)
+
+    def _problem_chosen(self) -> None:
+        assert self.burr is not None
+        index = max(self.problem_choice.currentIndex(), 0)
+        problem = self.burr.problems[index]
+        self._forget_solutions()
+        self._burr_packing = None
+        figures = []
+        if problem.assemblies is not None:
+            figures.append(f"{problem.assemblies:,} assemblies")
+        if problem.solutions is not None:
+            figures.append(
+                f"{problem.solutions:,} solutions (assemblies BurrTools could also take apart; "
+                "slidelab does not test disassembly)"
+            )
+        self.recorded.setText(
+            "BurrTools recorded: " + "; ".join(figures) + "."
+            if figures
+            else "BurrTools has not solved this problem."
+        )
+        try:
+            self._burr_packing = build_burr_packing(self.burr, index, self._burr_source)
+        except SlidelabError as error:
+            self.problem_text.setText(str(error))
+        else:
+            self.problem_text.setText("")
+        self._solution_chosen(-1)
+        self._update_actions()
 
     def current_text(self) -> str:
         problems = self.draft.problems()
@@ -247,6 +348,8 @@ class PolycubeWorkbench(QWidget):
         return [self.dlx_menu]
 
     def _replace_draft(self, draft: Draft) -> None:
+        self.burr = self._burr_packing = None
+        self._set_burr_mode(False)
         self.undo_stack.clear()
         self.show_draft(draft)
         self.undo_stack.setClean()
@@ -261,9 +364,7 @@ class PolycubeWorkbench(QWidget):
         row = self.piece_table.currentRow()
         self.draft = draft
         self._packing = None
-        self._solutions = []
-        self.solution_list.clear()
-        self.result_text.setText("")
+        self._forget_solutions()
         self.piece_table.blockSignals(True)
         self.piece_table.setRowCount(len(draft.pieces))
         for n, piece in enumerate(draft.pieces):
@@ -283,6 +384,12 @@ class PolycubeWorkbench(QWidget):
         self._refresh_grids()
         self._refresh_view()
         self._update_actions()
+
+    def _forget_solutions(self) -> None:
+        self._solutions = []
+        self.solution_list.clear()
+        self.shown_pieces.clear()
+        self.result_text.setText("")
 
     def _selected(self) -> int | None:
         row = self.piece_table.currentRow()
@@ -384,32 +491,31 @@ class PolycubeWorkbench(QWidget):
             self._solution_chosen(self.solution_list.currentRow())
 
     def solution_scene(self, solution: tuple[int, ...]) -> list[ScenePiece]:
-        """The pieces of one solution, coloured by kind, keyed 'name' or 'name#copy'."""
+        """The pieces of one solution (or assembly), coloured by kind."""
+        if self._burr_packing is not None:
+            return burr_scene(self._burr_packing, solution)
         assert self._packing is not None
-        index = {p.name: k for k, p in enumerate(self.draft.pieces)}
-        seen: dict[str, int] = {}
-        scene = []
-        for placement in self._packing.decode(solution):
-            copy = seen.get(placement.piece, 0)
-            seen[placement.piece] = copy + 1
-            key = placement.piece if copy == 0 else f"{placement.piece}#{copy + 1}"
-            scene.append(
-                ScenePiece(key, key, placement.cells, piece_colour(index[placement.piece]))
-            )
-        return scene
+        return polycube_scene(self._packing, solution)
+
+    def _target_cells(self) -> frozenset[tuple[int, int, int]]:
+        """The cells to fill: the spec's box, or the BurrTools problem's result shape."""
+        if self._burr_packing is not None:
+            return frozenset(self._burr_packing.result.cells)
+        return frozenset() if self.burr is not None else self.draft.box
 
     def _solution_chosen(self, row: int) -> None:
         if self.pages.currentIndex() != 2:
             return
         self._drop_timer.stop()
+        target = self._target_cells()
         if not 0 <= row < len(self._solutions):
-            box = ScenePiece("box", "the box", tuple(sorted(self.draft.box)), BOX_COLOUR)
-            self.view.set_scene(None, [box] if self.draft.box else [])
+            box = ScenePiece("box", "the box", tuple(sorted(target)), BOX_COLOUR)
+            self.view.set_scene(None, [box] if target else [])
             return
         scene = self.solution_scene(self._solutions[row])
         self.view.set_offsets({})
         self.view.set_hidden([])
-        self.view.set_scene(_bounds(self.draft.box), scene)
+        self.view.set_scene(_bounds(target), scene)
         self.shown_pieces.blockSignals(True)
         self.shown_pieces.clear()
         for piece in scene:
@@ -453,28 +559,38 @@ class PolycubeWorkbench(QWidget):
     # Solving -----------------------------------------------------------------------------
 
     def _update_actions(self) -> None:
-        problems = self.draft.problems()
-        self.problem_text.setText("; ".join(problems).capitalize() + "." if problems else "")
-        self.solve_button.setEnabled(not problems and not self.runner.busy)
+        if self.burr is not None:
+            ready = self._burr_packing is not None
+        else:
+            problems = self.draft.problems()
+            self.problem_text.setText("; ".join(problems).capitalize() + "." if problems else "")
+            ready = not problems
+        self.solve_button.setEnabled(ready and not self.runner.busy)
         self.remove_button.setEnabled(bool(self.draft.pieces))
 
     def solve(self) -> None:
-        """Solve the spec as it stands: count, count distinct, or list (the first N)."""
-        packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
-        self._packing = packing
-        self._solutions = []
-        self.solution_list.clear()
+        """Solve the spec (or BurrTools problem): count, count distinct, or list the first N."""
+        if self._burr_packing is not None:
+            burr = self._burr_packing
+            problem = burr.exact_cover
+            distinct = partial(search_assemblies, burr)
+        else:
+            packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
+            self._packing = packing
+            problem = packing.problem
+            distinct = partial(search_distinct, packing)
+        self._forget_solutions()
         self.result_text.setText("Solving…")
         self._running = True
         self.pages.setCurrentIndex(2)
         self.status.running("polycube")
         if self.distinct.isChecked():
-            self.runner.start(lambda: search_distinct(packing))
+            self.runner.start(distinct)
         elif self.count_only.isChecked():
-            self.runner.start(lambda: solve(packing.problem, count_only=True))
+            self.runner.start(lambda: solve(problem, count_only=True))
         else:
             limit = self.first.value() or None
-            self.runner.start(lambda: solve(packing.problem, limit=limit))
+            self.runner.start(lambda: solve(problem, limit=limit))
 
     def _solutions_found(self, event: object) -> None:
         if not self._running or not isinstance(event, SolutionsFound):
@@ -496,6 +612,11 @@ class PolycubeWorkbench(QWidget):
             text = (
                 f"{result.solutions:,} solutions in the fixed box; {result.distinct:,} distinct "
                 f"up to its {result.group_order} symmetries ({symmetry})."
+            )
+        elif isinstance(result, AssemblyCount):
+            text = (
+                f"{result.assemblies:,} assemblies up to the result's symmetries, as BurrTools "
+                f"counts them; {result.fixed:,} in the fixed result."
             )
         elif isinstance(result, ExactCoverResult):
             more = "" if result.complete else " (stopped at the limit)"
@@ -536,7 +657,11 @@ class PolycubeWorkbench(QWidget):
                 QMessageBox.critical(self, "slidelab", f"Not exported: {error}")
 
     def export_dlx(self, path: str) -> None:
-        """Write the spec's exact-cover problem in Knuth's DLX format."""
+        """Write the spec's (or BurrTools problem's) exact-cover problem in Knuth's DLX format."""
+        if self._burr_packing is not None:
+            comment = f"problem {self._burr_packing.label} of {self._burr_source}"
+            write_text_atomically(path, format_problem(self._burr_packing.exact_cover, comment))
+            return
         text = self.current_text()
         packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
         write_text_atomically(path, format_dlx(packing, echo=text))

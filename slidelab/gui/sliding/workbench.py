@@ -40,6 +40,7 @@ from slidelab.gui.sliding.board_view import BoardView
 from slidelab.gui.sliding.editor import BoardEditor
 from slidelab.gui.sliding.player import SolutionPlayer, frame_at
 from slidelab.gui.status import StatusPanel
+from slidelab.gui.workbench import TextDocument
 from slidelab.gui.worker import SolverRunner
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.library import library_names, load_library_puzzle
@@ -65,7 +66,7 @@ GIF_STEPS_PER_MOVE = 8
 GIF_SIZE = 360
 
 
-class SlidingWorkbench(QWidget):
+class SlidingWorkbench(TextDocument, QWidget):
     """Editor, solver controls, solution player and analysis for one sliding-block puzzle."""
 
     title = "Sliding blocks"
