@@ -11,10 +11,12 @@ from slidelab.errors import SlidelabError
 from slidelab.exactcover.dlxformat import format_option, parse_problem
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import ExactCoverResult, solve
+from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
 from slidelab.fileio import read_text
+from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import ProgressLine
-from slidelab.runs import Progress
+from slidelab.runs import Progress, run_to_end
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -55,6 +57,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--resume", metavar="STATE", help="continue the search saved in STATE (and save there)"
     )
+    add_parallel_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -67,6 +70,21 @@ def run(args: argparse.Namespace) -> int:
     if args.save_every <= 0:
         raise SlidelabError("--save-every must be positive")
     _warn_unreachable(problem)
+    sequential_only = [
+        name
+        for name, value in (
+            ("--limit", args.limit), ("--seed", args.seed), ("--engine", args.engine),
+            ("--save", args.save), ("--resume", args.resume),
+        )
+        if value is not None
+    ]  # fmt: skip
+    if wants_split(args) and sequential_only:
+        raise SlidelabError(
+            f"{sequential_only[0]} needs one sequential search; it cannot be combined with "
+            "--jobs, --scheduler or --journal"
+        )
+    if wants_split(args) or (args.count and not sequential_only):
+        return _run_split(args, problem, source)
     state = load_state(args.resume, problem) if args.resume else None
     search = solve(
         problem,
@@ -107,6 +125,48 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_NONE if result.complete and result.count == 0 else EXIT_FOUND
 
 
+def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
+    """Count or list in subproblems, on local processes or a Dask cluster (see --jobs)."""
+    jobs = jobs_of(args)
+    progress = ProgressLine()
+    search = search_split(
+        problem,
+        listing=not args.count,
+        jobs=jobs,
+        scheduler=args.scheduler,
+        journal=args.journal,
+        what=source,
+    )
+    try:
+        outcome = run_to_end(search, progress)
+    finally:
+        progress.clear()
+    listed = [[format_option(problem.options[k]) for k in s] for s in outcome.solutions]
+    where = f"the cluster at {args.scheduler}" if args.scheduler else f"{jobs} processes"
+    if args.json:
+        summary = {
+            "solutions": outcome.count, "nodes": outcome.nodes, **_sizes(problem),
+            "seconds": round(outcome.seconds, 6), "complete": True,
+            "subproblems": outcome.subproblems, "resumed": outcome.resumed, "where": where,
+        }  # fmt: skip
+        if not args.count:
+            summary["found"] = listed
+        print(json.dumps(summary))
+    else:
+        if args.count:
+            print(outcome.count)
+        for lines in listed:
+            print("\n".join(lines) + "\n")
+        plural = "" if outcome.count == 1 else "s"
+        resumed = f"; {outcome.resumed} from the journal" if outcome.resumed else ""
+        print(
+            f"Altogether {outcome.count:,} solution{plural}, {outcome.nodes:,} nodes, in "
+            f"{outcome.subproblems} subproblems on {where}{resumed}.",
+            file=sys.stderr,
+        )
+    return EXIT_NONE if outcome.count == 0 else EXIT_FOUND
+
+
 def _warn_unreachable(problem: Problem) -> None:
     """Say, as Knuth's programs do, that options without a primary item play no part."""
     primary = set(problem.primary)
@@ -125,10 +185,7 @@ def _as_json(
     summary: dict[str, Any] = {
         "solutions": result.count,
         "nodes": result.nodes,
-        "items": len(problem.items),
-        "primary": len(problem.primary),
-        "secondary": len(problem.secondary),
-        "options": len(problem.options),
+        **_sizes(problem),
         "seconds": round(result.seconds, 6),
         "complete": result.complete,
         "engine": result.engine,
@@ -137,6 +194,15 @@ def _as_json(
     if listed is not None:
         summary["found"] = listed
     return summary
+
+
+def _sizes(problem: Problem) -> dict[str, int]:
+    return {
+        "items": len(problem.items),
+        "primary": len(problem.primary),
+        "secondary": len(problem.secondary),
+        "options": len(problem.options),
+    }
 
 
 def _summary(result: ExactCoverResult) -> str:

@@ -10,8 +10,9 @@ from typing import Any
 from slidelab.burrtools import command as burrtools_command
 from slidelab.burrtools.reader import is_xmpuzzle
 from slidelab.errors import SlidelabError
-from slidelab.exactcover.search import solve
+from slidelab.exactcover.split import search_split
 from slidelab.fileio import read_text
+from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.polycube.packing import Packing, build_packing, format_dlx, solution_numbers
 from slidelab.polycube.spec import cell_name, parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
@@ -48,6 +49,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     burrtools_command.add_arguments(parser)
+    add_parallel_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -67,6 +69,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(format_dlx(packing, echo=text))
         return EXIT_FOUND
     summary = _summary(packing)
+    if args.distinct and wants_split(args):
+        raise SlidelabError(
+            "--distinct runs its own searches one after another; it cannot be combined with "
+            "--jobs, --scheduler or --journal"
+        )
     if args.distinct:
         counted = _with_progress_line(search_distinct(packing))
         summary |= _distinct_fields(counted)
@@ -77,22 +84,43 @@ def run(args: argparse.Namespace) -> int:
                 f"{counted.group_order} symmetries"
                 f" ({'rotations and reflections' if counted.reflections else 'rotations'})"
             )
-    elif args.count:
-        count = _with_progress_line(solve(packing.problem, count_only=True)).count  # type: ignore[arg-type]
-        if not args.json:
-            print(count)
+    elif args.count or wants_split(args):
+        outcome = _with_progress_line(
+            search_split(
+                packing.problem,
+                listing=not args.count,
+                jobs=jobs_of(args),
+                scheduler=args.scheduler,
+                journal=args.journal,
+                what=source,
+            )
+        )
+        count = outcome.count
+        summary |= {"subproblems": outcome.subproblems, "resumed": outcome.resumed}
+        if args.count:
+            if not args.json:
+                print(count)
+        else:
+            _print_found(args, summary, [_decoded(packing, tuple(s)) for s in outcome.solutions])
     else:
         found = [_decoded(packing, s) for s in solution_numbers(packing.problem)]
         count = len(found)
-        if args.json:
-            summary["found"] = found
-        else:
-            for solution in found:
-                print("\n".join(" ".join([p["piece"], *p["cells"]]) for p in solution) + "\n")
+        _print_found(args, summary, found)
     summary["solutions"] = count
     if args.json:
         print(json.dumps(summary))
     return EXIT_NONE if count == 0 else EXIT_FOUND
+
+
+def _print_found(
+    args: argparse.Namespace, summary: dict[str, Any], found: list[list[dict[str, Any]]]
+) -> None:
+    """Solutions as one line per piece, a blank line after each; or into the JSON summary."""
+    if args.json:
+        summary["found"] = found
+        return
+    for solution in found:
+        print("\n".join(" ".join([p["piece"], *p["cells"]]) for p in solution) + "\n")
 
 
 def _with_progress_line(search: Solver[ResultT]) -> ResultT:

@@ -1,0 +1,210 @@
+"""An exact-cover search cut into independent subproblems, for several processes or machines.
+
+A subproblem is a branch of the search tree: options forced into every solution
+and options excluded from all.  A branch splits on its primary item i with the
+fewest options o_1 .. o_n: child k forces o_k and excludes o_1 .. o_(k-1), and
+when i may stay uncovered (lower bound 0) one more child excludes them all.
+Every solution of the branch falls in exactly one child (the one forcing its
+first option of i), multiplicities included, so the children's counts add up.
+`slidelab.parallel.run` decides which branches to search where.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from slidelab.exactcover.problem import Problem
+from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.parallel.journal import Journal
+from slidelab.parallel.run import SPLIT_RULES, run_split, within_budget
+from slidelab.parallel.tasks import TaskResult
+from slidelab.runs import Progress
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A subproblem: `forced` options are in every solution, `excluded` ones in none."""
+
+    key: tuple[int, ...]
+    """Child numbers on the path from the root (the journal's name for the branch)."""
+    forced: tuple[int, ...]
+    excluded: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Restricted:
+    """A branch as a problem of its own, and how its options map back to the original."""
+
+    problem: Problem | None
+    """None when the forced options already cover every primary item: one solution."""
+    original: tuple[int, ...]
+    """Original number of each option of `problem`."""
+
+
+def restrict(problem: Problem, branch: Branch) -> Restricted:
+    """The problem left after choosing `branch.forced` and dropping `branch.excluded`."""
+    dropped = set(branch.excluded) | set(branch.forced)
+    bounds = dict(zip(problem.primary, problem.bounds, strict=True))
+    gone_items: set[object] = set()
+    colours: dict[object, object] = {}
+    for k in branch.forced:
+        for item, colour in problem.options[k]:
+            if item in bounds:
+                low, high = bounds[item]
+                bounds[item] = (max(low - 1, 0), high - 1)
+                if high == 1:
+                    gone_items.add(item)
+            elif colour is None:
+                gone_items.add(item)
+            else:
+                colours[item] = colour
+    kept = [
+        k
+        for k, option in enumerate(problem.options)
+        if k not in dropped
+        and not any(
+            item in gone_items or (item in colours and colour != colours[item])
+            for item, colour in option
+        )
+    ]
+    primary = tuple(i for i in problem.primary if i not in gone_items)
+    if not primary:
+        return Restricted(None, ())
+    return Restricted(
+        Problem(
+            primary=primary,
+            options=tuple(problem.options[k] for k in kept),
+            secondary=tuple(i for i in problem.secondary if i not in gone_items),
+            bounds=tuple(bounds[i] for i in primary),
+        ),
+        tuple(kept),
+    )
+
+
+def children(problem: Problem, branch: Branch, restricted: Restricted) -> list[Branch]:
+    """The branches `branch` splits into (see the module doc); [] for a leaf: a branch with
+    one solution or none, which is quicker searched than split."""
+    sub = restricted.problem
+    if sub is None:
+        return []
+    by_item: dict[object, list[int]] = {item: [] for item in sub.primary}
+    for k, option in enumerate(sub.options):
+        for item, _ in option:
+            if item in by_item:
+                by_item[item].append(k)
+    low = dict(zip(sub.primary, (lo for lo, _ in sub.bounds), strict=True))
+    if any(low[i] > 0 and not by_item[i] for i in sub.primary):
+        return []  # an item that must be covered cannot be: no solution, nothing to split
+    candidates = [i for i in sub.primary if by_item[i]]
+    if not candidates:
+        return []  # nothing left to choose: the branch is its one solution
+    item = min(candidates, key=lambda i: len(by_item[i]))
+    options = [restricted.original[k] for k in by_item[item]]
+    found = [
+        Branch((*branch.key, n), (*branch.forced, o), (*branch.excluded, *options[:n]))
+        for n, o in enumerate(options)
+    ]
+    if low[item] == 0:
+        found.append(
+            Branch((*branch.key, len(options)), branch.forced, (*branch.excluded, *options))
+        )
+    return found
+
+
+def solve_branch(
+    problem: Problem, branch: Branch, listing: bool
+) -> Generator[Progress, None, TaskResult]:
+    """Search one branch to its end (without preprocessing, which would delay a probe)."""
+    restricted = restrict(problem, branch)
+    if restricted.problem is None:
+        solutions = [list(branch.forced)] if listing else []
+        return TaskResult(branch.key, 1, 0, {"solutions": solutions})
+    found: list[list[int]] = []
+    search = solve(restricted.problem, count_only=not listing, preprocess=False)
+    while True:
+        try:
+            event = next(search)
+        except StopIteration as stop:
+            result = stop.value
+            payload = {"solutions": found} if listing else {}
+            return TaskResult(branch.key, result.count, result.nodes, payload)
+        if isinstance(event, SolutionsFound):
+            found += [
+                [*branch.forced, *(restricted.original[k] for k in s)] for s in event.solutions
+            ]
+        else:
+            yield event
+
+
+@dataclass(frozen=True)
+class ExactCoverJob:
+    """What every worker needs to search branches of one problem (a `SplitJob`)."""
+
+    problem: Problem
+    listing: bool
+
+    def root(self) -> Branch:
+        return Branch((), (), ())
+
+    def children(self, branch: Branch) -> list[Branch]:
+        return children(self.problem, branch, restrict(self.problem, branch))
+
+    def explore(
+        self, branch: Branch, budget: int | None
+    ) -> Generator[Progress, None, TaskResult | None]:
+        return within_budget(solve_branch(self.problem, branch, self.listing), budget)
+
+    def fingerprint(self) -> str:
+        """Names the problem, the kind of run and the splitting rules, for journals."""
+        digest = hashlib.sha256(self.problem.matrix().fingerprint().encode())
+        digest.update(f"exact cover; listing={self.listing}; {SPLIT_RULES}".encode())
+        return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class SplitOutcome:
+    """The result of a split search."""
+
+    count: int
+    solutions: list[list[int]]
+    """Every solution as original option numbers (when listing), subproblem by subproblem."""
+    nodes: int
+    subproblems: int
+    resumed: int
+    """Subproblems whose results came from the journal."""
+    seconds: float
+
+
+def search_split(
+    problem: Problem,
+    *,
+    listing: bool = False,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    journal: str | None = None,
+    what: str = "",
+) -> Generator[Progress, None, SplitOutcome]:
+    """Count (or list) the solutions of `problem` in subproblems: on `jobs` processes, or on
+    the Dask cluster at `scheduler`, recording each finished one in the `journal` file."""
+    started = time.perf_counter()
+    job = ExactCoverJob(problem, listing)
+    record = (
+        Journal(journal, job.fingerprint(), what or "an exact-cover problem") if journal else None
+    )
+    resumed = len(record.done) if record is not None else 0
+    try:
+        results = yield from run_split(job, jobs=jobs, scheduler=scheduler, journal=record)
+    finally:
+        if record is not None:
+            record.close()
+    return SplitOutcome(
+        count=sum(r.count for r in results),
+        solutions=[s for r in results for s in r.payload.get("solutions", [])],
+        nodes=sum(r.nodes for r in results),
+        subproblems=len(results),
+        resumed=resumed,
+        seconds=time.perf_counter() - started,
+    )

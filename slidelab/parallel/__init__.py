@@ -1,0 +1,1 @@
+"""Big searches cut into subproblems: run on local processes or a Dask cluster, journaled."""

@@ -1,0 +1,302 @@
+"""Run a search cut into subproblems: here, on local processes, or on a Dask cluster.
+
+A family's job (picklable: all a worker needs) describes the search tree through
+`root`, `children` (deterministic, so subproblem keys mean the same in every run)
+and `explore(branch, budget)`, which searches a branch to its end, or gives up
+after `budget` nodes.  The plan balances the work without knowing it in advance:
+
+1. the root is explored here with `ROOT_NODES`; small searches end there;
+2. otherwise branches are split breadth first until there are `TARGET_BRANCHES`;
+3. every branch is explored with a budget of `PROBE_NODES` by the workers: a branch
+   that finishes, or that its own search estimates at no more than `GROWTH` times
+   the budget in all, is searched to its end; the others are big, and each big one
+   is split once more, its children searched to their end.
+
+The waste is at most one probe per big branch.  Split decisions may depend on
+timing (the estimate is taken when the budget runs out), which is safe: a branch
+is either recorded whole or split.  With a journal, every finished
+subproblem is recorded; a rerun skips recorded branches, and splits a branch at
+once when some of its descendants are recorded.  The driver is a solver: it yields
+`Progress` about every 50 ms, and closing it cancels the run (worker processes
+are terminated, Dask tasks cancelled).  Results come back sorted by key.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from slidelab.errors import SlidelabError
+from slidelab.parallel.journal import Journal
+from slidelab.parallel.tasks import TaskResult
+from slidelab.runs import Progress, run_to_end
+
+ROOT_NODES = 4_000_000
+"""Nodes the root is explored with before the search is split at all."""
+PROBE_NODES = 1_000_000
+"""Nodes each branch is first explored with; a branch that needs more is split again."""
+TARGET_BRANCHES = 32
+"""Branches the first split aims for: enough to keep a few dozen workers busy."""
+MAX_DEPTH = 8
+"""Deepest level the first split goes to."""
+CONNECT_SECONDS = 10
+"""How long to keep trying to reach a Dask scheduler."""
+GROWTH = 8
+"""A probed branch whose estimated size is at most this many budgets is not split."""
+POLL_SECONDS = 0.05
+
+SPLIT_RULES = f"root={ROOT_NODES} probe={PROBE_NODES} target={TARGET_BRANCHES} depth={MAX_DEPTH}"
+
+R = TypeVar("R")
+"""The splitting rules, for journal fingerprints: other rules give other subproblems."""
+
+
+class Branch(Protocol):
+    key: tuple[int, ...]
+
+
+class SplitJob(Protocol):
+    """What a family provides to be searched in pieces."""
+
+    def root(self) -> Branch: ...
+
+    def children(self, branch: Any) -> list[Any]:
+        """The branches `branch` splits into, or [] for a leaf (searched whole)."""
+        ...
+
+    def explore(
+        self, branch: Any, budget: int | None
+    ) -> Generator[Progress, None, TaskResult | None]: ...
+
+
+class ClusterError(SlidelabError):
+    """The Dask scheduler could not be reached or used."""
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def within_budget(
+    search: Generator[Progress, None, R], budget: int | None
+) -> Generator[Progress, None, R | None]:
+    """Run `search` to its end, unless it passes `budget` nodes while its own estimate of its
+    size (nodes / fraction done) exceeds `GROWTH` budgets: then stop it and return None."""
+    while True:
+        try:
+            event = next(search)
+        except StopIteration as stop:
+            return stop.value
+        if budget is not None and event.explored >= budget:
+            estimate = event.explored / event.fraction if event.fraction else float("inf")
+            if estimate > GROWTH * budget:
+                search.close()
+                return None
+            budget = None  # nearly done: finish it here
+        yield event
+
+
+@dataclass(frozen=True)
+class _Task:
+    branch: Any
+    budget: int | None
+
+
+def run_split(
+    job: SplitJob,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    journal: Journal | None = None,
+) -> Generator[Progress, None, list[TaskResult]]:
+    """Search `job` in pieces (module doc) and return every piece's result, sorted by key."""
+    started = time.perf_counter()
+    done = dict(journal.done) if journal is not None else {}
+    results: dict[tuple[int, ...], TaskResult] = {}
+    queued = 0
+
+    def finish(result: TaskResult) -> None:
+        results[result.key] = result
+        if journal is not None:
+            journal.record(result)
+
+    def has_recorded_descendants(key: tuple[int, ...]) -> bool:
+        return any(len(k) > len(key) and k[: len(key)] == key for k in done)
+
+    def progress(running: int = 0) -> Progress:
+        total = len(results) + queued
+        return Progress(
+            phase=f"{len(results)} of {total} subproblems done" if queued else "splitting",
+            explored=sum(r.nodes for r in results.values()) + running,
+            elapsed=time.perf_counter() - started,
+            found=sum(r.count for r in results.values()),
+            fraction=len(results) / total if queued else None,
+        )
+
+    root = job.root()
+    if root.key in done:
+        return [done[root.key]]
+    branches: deque[Any] = deque([root])
+    if not has_recorded_descendants(root.key):
+        search = job.explore(root, ROOT_NODES)
+        while True:
+            try:
+                event = next(search)
+            except StopIteration as stop:
+                finished = stop.value
+                break
+            yield progress(event.explored)
+        if finished is not None:
+            finish(finished)
+            return [finished]
+    # Split breadth first; a branch with recorded descendants must be split (as it was).
+    tasks: list[_Task] = []
+    while branches:
+        branch = branches.popleft()
+        if branch.key in done:
+            results[branch.key] = done[branch.key]
+        elif has_recorded_descendants(branch.key) or (
+            len(branches) + len(tasks) < TARGET_BRANCHES and len(branch.key) < MAX_DEPTH
+        ):
+            kids = job.children(branch)
+            if kids:
+                branches.extend(kids)
+            else:  # a leaf: nothing to split
+                tasks.append(_Task(branch, None))
+        else:
+            tasks.append(_Task(branch, PROBE_NODES))
+        yield progress()
+    queued = len(tasks)
+
+    def outcome(task: _Task, result: TaskResult | None) -> list[_Task]:
+        """Record a finished task; a probe that ran out becomes its children's tasks."""
+        nonlocal queued
+        queued -= 1
+        if result is not None:
+            finish(result)
+            return []
+        follow = []
+        for child in job.children(task.branch) or [task.branch]:
+            if child.key in done:
+                results[child.key] = done[child.key]
+            else:
+                follow.append(_Task(child, None))
+        queued += len(follow)
+        return follow
+
+    if scheduler is not None:
+        yield from _on_dask(scheduler, job, tasks, outcome, progress)
+    elif jobs > 1:
+        yield from _on_processes(jobs, job, tasks, outcome, progress)
+    else:
+        waiting = deque(tasks)
+        while waiting:
+            task = waiting.popleft()
+            search = job.explore(task.branch, task.budget)
+            while True:
+                try:
+                    event = next(search)
+                except StopIteration as stop:
+                    waiting.extend(outcome(task, stop.value))
+                    break
+                yield progress(event.explored)
+    return [results[key] for key in sorted(results)]
+
+
+Outcome = Callable[[_Task, TaskResult | None], list[_Task]]
+
+
+# Local processes ----------------------------------------------------------------------------
+
+_job: SplitJob | None = None
+
+
+def _install(job: SplitJob) -> None:
+    """Runs once in each worker process: keep the job every task of the run shares."""
+    global _job
+    _job = job
+
+
+def _explore_installed(task: _Task) -> TaskResult | None:
+    assert _job is not None
+    return run_to_end(_job.explore(task.branch, task.budget))
+
+
+def _on_processes(
+    jobs: int,
+    job: SplitJob,
+    tasks: list[_Task],
+    outcome: Outcome,
+    progress: Callable[[], Progress],
+) -> Generator[Progress, None, None]:
+    """Explore tasks on `jobs` fresh processes (spawned: safe beside threads, Qt's too)."""
+    context = multiprocessing.get_context("spawn")
+    pool = context.Pool(jobs, initializer=_install, initargs=(job,))
+    try:
+        waiting = {pool.apply_async(_explore_installed, (t,)): t for t in tasks}
+        while waiting:
+            time.sleep(POLL_SECONDS)
+            for handle in [h for h in waiting if h.ready()]:
+                task = waiting.pop(handle)
+                for follow in outcome(task, handle.get()):
+                    waiting[pool.apply_async(_explore_installed, (follow,))] = follow
+            yield progress()
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+# Dask ---------------------------------------------------------------------------------------
+
+
+def _explore_on_worker(job: SplitJob, task: _Task) -> TaskResult | None:
+    return run_to_end(job.explore(task.branch, task.budget))
+
+
+def _on_dask(
+    scheduler: str,
+    job: SplitJob,
+    tasks: list[_Task],
+    outcome: Outcome,
+    progress: Callable[[], Progress],
+) -> Generator[Progress, None, None]:
+    """Explore tasks on the Dask cluster whose scheduler listens at `scheduler`."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError(
+            "--scheduler needs Dask's distributed package: pip install 'slidelab[cluster]'"
+        ) from None
+    try:
+        client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
+    except OSError as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    waiting: dict[Any, _Task] = {}
+    try:
+        shared = client.scatter(job, broadcast=True)
+
+        def submit(task: _Task) -> None:
+            waiting[client.submit(_explore_on_worker, shared, task, pure=False)] = task
+
+        for task in tasks:
+            submit(task)
+        while waiting:
+            time.sleep(POLL_SECONDS)
+            for future in [f for f in waiting if f.done()]:
+                task = waiting.pop(future)
+                for follow in outcome(task, future.result()):
+                    submit(follow)
+            yield progress()
+    finally:
+        client.cancel(list(waiting))
+        client.close()

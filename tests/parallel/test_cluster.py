@@ -1,0 +1,50 @@
+"""A Dask cluster on loopback gives the counts and listings of a run on one process."""
+
+from __future__ import annotations
+
+import pytest
+
+from slidelab.cli import main
+from slidelab.exactcover.split import search_split
+from slidelab.parallel import run
+from slidelab.parallel.run import ClusterError
+from slidelab.runs import run_to_end
+from tests.exactcover.problems import queens
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as local:
+        yield local
+
+
+def test_the_cluster_lists_what_one_process_lists(cluster, monkeypatch):
+    monkeypatch.setattr(run, "ROOT_NODES", 20)
+    monkeypatch.setattr(run, "PROBE_NODES", 10)
+    here = run_to_end(search_split(queens(8), listing=True))
+    there = run_to_end(
+        search_split(queens(8), listing=True, scheduler=cluster.scheduler_address)
+    )
+    assert there.count == here.count == 92
+    assert there.solutions == here.solutions and there.subproblems == here.subproblems > 8
+
+
+def test_the_command_line_counts_on_the_cluster(cluster, capsys):
+    spec = "resources/puzzles/polycube/solid-pentominoes-2x3x10.pcube"
+    assert main(["polycube", spec, "--count", "--scheduler", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == "96\n"
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(run, "ROOT_NODES", 20)
+    monkeypatch.setattr(run, "CONNECT_SECONDS", 1)
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        run_to_end(search_split(queens(8), scheduler="tcp://127.0.0.1:9"))
