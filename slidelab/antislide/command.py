@@ -9,7 +9,9 @@ from typing import Any
 from slidelab.antislide.layers import format_packing, parse_packing
 from slidelab.antislide.model import DEFAULT_BRICK, Box, sliding_faces
 from slidelab.antislide.search import AntislideResult, solve
+from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
+from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import ProgressLine
 from slidelab.runs import run_to_end
 
@@ -41,6 +43,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="say whether the packing in FILE (layer notation) is antisliding",
     )
+    add_parallel_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -52,17 +55,28 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError("antislide needs the box's size L M N (or --check FILE)")
     box = Box(tuple(args.dims))  # type: ignore[arg-type]
     progress = ProgressLine()
-    search = solve(
-        box,
-        brick,
-        min_blocks=args.min_blocks,
-        max_blocks=args.max_blocks,
-        keep=args.list,  # type: ignore[arg-type]
-    )
-    result = run_to_end(search, progress)
+    split = None
+    if wants_split(args) or not args.list:
+        split = run_to_end(
+            solve_split(
+                box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks,
+                keep=args.list, jobs=jobs_of(args), scheduler=args.scheduler,
+                journal=args.journal,
+            ),  # type: ignore[arg-type]
+            progress,
+        )  # fmt: skip
+        result = split.result
+    else:
+        search = solve(
+            box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks, keep=True
+        )  # type: ignore[arg-type]
+        result = run_to_end(search, progress)
     progress.clear()
     if args.json:
-        print(json.dumps(_as_json(result)))
+        fields = _as_json(result)
+        if split is not None:
+            fields |= {"subproblems": split.subproblems, "resumed": split.resumed}
+        print(json.dumps(fields))
         return EXIT_OK
     if args.list:
         for n, packing in enumerate(result.packings, 1):

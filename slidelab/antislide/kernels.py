@@ -20,6 +20,11 @@ the partial packing, one that is larger drops s from the list.  The cell chosen 
 a level depends only on the moves above it, so within each class exactly one
 packing (the greedy least one along its own path) survives.
 
+Subproblems: the levels below `prefix.size` are forced to the moves in `prefix`
+(the search ends when it backs up past them), and when `split_at` >= 0 the search
+does not go below that level: each move made at level split_at - 1 is written to
+`kids` (counted in st[KIDS]) and taken back, which lists a subproblem's children.
+
 `search` runs until it has visited `budget` nodes, filled the solution buffer, or
 finished, and keeps all of its state in the arrays it is given.
 """
@@ -37,7 +42,7 @@ DESCEND, NEXT = 0, 1
 DONE, BUDGET_USED, BUFFER_FULL = 0, 1, 2
 """Why `search` returned."""
 
-L, PHASE, NODES, BLOCKS, UNDECIDED, STORED = range(6)
+L, PHASE, NODES, BLOCKS, UNDECIDED, STORED, KIDS = range(7)
 """Slots of the state vector `st`."""
 
 DECIDED = 1 << 30
@@ -74,6 +79,9 @@ def search(
     sol_syms,
     min_blocks,
     max_blocks,
+    prefix,
+    split_at,
+    kids,
     budget,
 ):
     """Advance the backtrack by up to `budget` nodes; returns DONE, BUDGET_USED or BUFFER_FULL."""
@@ -87,7 +95,14 @@ def search(
     visited = 0
     status = DONE
     while True:
-        if phase == DESCEND:
+        if phase == DESCEND and lv == split_at:
+            # Listing a subproblem's children: note the move just made and take it back.
+            kids[st[KIDS]] = mv[lv - 1]
+            st[KIDS] += 1
+            phase = NEXT
+            lv -= 1
+            x = cell[lv]
+        elif phase == DESCEND:
             # Select an undecided cell with the fewest options, or record a solution: the
             # first cell whose count is at most 1 if there is one, else the first least.
             fewest = options[0]
@@ -161,7 +176,18 @@ def search(
             if forced[y] == 0:
                 options[y] += 1
         c = ch[lv]
-        if c == UNSET:
+        if lv < prefix.size:
+            # A subproblem's forced level: its one move, if it is legal here.
+            want = prefix[lv]
+            if c != UNSET:
+                c = cover_start[x + 1]
+            elif want == EMPTY:
+                c = EMPTY if forced[x] == 0 else cover_start[x + 1]
+            else:
+                c = cover_start[x]
+                while c < cover_start[x + 1] and cover[c] != want:
+                    c += 1
+        elif c == UNSET:
             c = EMPTY
             if forced[x] > 0:
                 c = cover_start[x]

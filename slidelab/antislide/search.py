@@ -98,7 +98,7 @@ class _State:
         groups = tables.perm.shape[0]
         faces_per_brick = max(np.diff(tables.face_start).max(initial=0), 1)
         pending = faces_per_brick * (n // volume + 1)
-        st = np.zeros(6, np.int64)
+        st = np.zeros(7, np.int64)
         st[kernels.UNDECIDED] = n
         sp = np.zeros(n + 3, np.int64)
         sp[1] = groups - 1
@@ -131,86 +131,133 @@ def solve(
     max_blocks: int | None = None,
     keep: bool = False,
     stream: bool = False,
+    prefix: tuple[int, ...] = (),
 ) -> Generator[Progress | PackingsFound, None, AntislideResult]:
     """Find one packing of each symmetry class with min_blocks..max_blocks bricks.
 
     With `keep`, the result lists the packings; otherwise it only counts them.  With
     `stream` (which implies `keep`), each chunk's packings are also yielded as found.
+    `prefix` restricts the search to one subproblem: the moves forced at its first levels
+    (placement numbers of `Tables.build(box, brick)`, or -1 for "this cell stays empty").
     """
     keep = keep or stream
     tables = Tables.build(box, brick)
-    n = box.cell_count
-    volume = tables.cells.shape[1]
-    limit = n // volume if max_blocks is None else max_blocks
-    if min_blocks < 0 or limit < 0:
-        raise SlidelabError("--min-blocks and --max-blocks must not be negative")
-    state = _State.create(tables)
-    by_blocks = np.zeros(n // volume + 1, np.int64)
-    width = max(n // volume, 1) if keep else 0
-    sols = np.zeros((BUFFER if keep else 1, width), np.int64)
-    sol_syms = np.zeros(sols.shape[0], np.int64)
+    run = _Run(tables, min_blocks, max_blocks, keep, prefix, -1)
     found: list[Packing] = []
-    started = time.perf_counter()
-    budget = 1024
     while True:
-        tick = time.perf_counter()
-        status = kernels.search(
-            state.st,
-            state.opt_at,
-            state.cell,
-            state.mv,
-            state.ch,
-            state.options,
-            state.blocked,
-            state.cp,
-            state.cons,
-            state.fp,
-            state.fstack,
-            state.forced,
-            state.sp,
-            state.ssig,
-            state.sjd,
-            tables.cells,
-            tables.cover_start,
-            tables.cover,
-            tables.face_start,
-            tables.face_cells_start,
-            tables.face_cells,
-            tables.perm,
-            tables.inverse_image,
-            by_blocks,
-            sols,
-            sol_syms,
-            min_blocks,
-            limit,
-            budget,
-        )
-        took = time.perf_counter() - tick
-        budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))
-        stored = int(state.st[kernels.STORED])
-        fresh = [
-            Packing(tuple(tables.placements[p] for p in row if p >= 0), syms)
-            for row, syms in zip(sols[:stored].tolist(), sol_syms[:stored].tolist(), strict=True)
-        ]
+        status = run.chunk()
+        fresh = run.take_packings()
         found += fresh
-        state.st[kernels.STORED] = 0
         if stream and fresh:
             yield PackingsFound(tuple(fresh))
         if status == kernels.DONE:
             break
-        yield Progress(
-            phase="antislide search",
-            explored=int(state.st[kernels.NODES]),
-            elapsed=time.perf_counter() - started,
-            depth=int(state.st[kernels.L]),
-            found=int(by_blocks.sum()),
-        )
-    counts = {b: int(c) for b, c in enumerate(by_blocks.tolist()) if c}
+        yield run.progress()
+    counts = {b: int(c) for b, c in enumerate(run.by_blocks.tolist()) if c}
     return AntislideResult(
-        box,
-        brick,
-        tables.perm.shape[0],
-        counts,
-        int(state.st[kernels.NODES]),
-        tuple(found),
+        box, brick, tables.perm.shape[0], counts, int(run.state.st[kernels.NODES]), tuple(found)
     )
+
+
+def branch_moves(
+    box: Box,
+    brick: tuple[int, int, int],
+    *,
+    min_blocks: int = 0,
+    max_blocks: int | None = None,
+    prefix: tuple[int, ...] = (),
+) -> list[int]:
+    """The moves open at the level after `prefix`: each one with `prefix` is a subproblem,
+    and together they cover the subproblem `prefix`, except a packing complete at `prefix`
+    itself (then the list is empty)."""
+    run = _Run(Tables.build(box, brick), min_blocks, max_blocks, False, prefix, len(prefix) + 1)
+    while run.chunk() != kernels.DONE:
+        pass
+    if int(run.by_blocks.sum()):
+        return []
+    return run.kids[: run.state.st[kernels.KIDS]].tolist()
+
+
+class _Run:
+    """The kernel's arrays for one search, and chunks of it sized to take CHUNK_SECONDS."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        min_blocks: int,
+        max_blocks: int | None,
+        keep: bool,
+        prefix: tuple[int, ...],
+        split_at: int,
+    ) -> None:
+        n = tables.box.cell_count
+        volume = tables.cells.shape[1]
+        self.limit = n // volume if max_blocks is None else max_blocks
+        if min_blocks < 0 or self.limit < 0:
+            raise SlidelabError("--min-blocks and --max-blocks must not be negative")
+        self.tables = tables
+        self.min_blocks = min_blocks
+        self.state = _State.create(tables)
+        self.by_blocks = np.zeros(n // volume + 1, np.int64)
+        width = max(n // volume, 1) if keep else 0
+        self.sols = np.zeros((BUFFER if keep else 1, width), np.int64)
+        self.sol_syms = np.zeros(self.sols.shape[0], np.int64)
+        self.prefix = np.array(prefix, np.int64)
+        self.split_at = split_at
+        self.kids = np.zeros(len(tables.placements) + 1, np.int64)
+        self.started = time.perf_counter()
+        self.budget = 1024
+
+    def chunk(self) -> int:
+        """One kernel call; returns its status."""
+        state, tables = self.state, self.tables
+        tick = time.perf_counter()
+        status = kernels.search(
+            state.st, state.opt_at, state.cell, state.mv, state.ch, state.options,
+            state.blocked, state.cp, state.cons, state.fp, state.fstack, state.forced,
+            state.sp, state.ssig, state.sjd, tables.cells, tables.cover_start, tables.cover,
+            tables.face_start, tables.face_cells_start, tables.face_cells, tables.perm,
+            tables.inverse_image, self.by_blocks, self.sols, self.sol_syms, self.min_blocks,
+            self.limit, self.prefix, self.split_at, self.kids, self.budget,
+        )  # fmt: skip
+        took = time.perf_counter() - tick
+        self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))
+        return status
+
+    def take_packings(self) -> list[Packing]:
+        """The packings the kernel stored since the last call; the buffer is emptied."""
+        stored = int(self.state.st[kernels.STORED])
+        self.state.st[kernels.STORED] = 0
+        rows = self.sols[:stored].tolist()
+        syms = self.sol_syms[:stored].tolist()
+        placements = self.tables.placements
+        return [
+            Packing(tuple(placements[p] for p in row if p >= 0), k)
+            for row, k in zip(rows, syms, strict=True)
+        ]
+
+    def progress(self) -> Progress:
+        return Progress(
+            phase="antislide search",
+            explored=int(self.state.st[kernels.NODES]),
+            elapsed=time.perf_counter() - self.started,
+            depth=int(self.state.st[kernels.L]),
+            found=int(self.by_blocks.sum()),
+            fraction=self.fraction(),
+        )
+
+    def fraction(self) -> float:
+        """Knuth's estimate of the share of the tree explored: the position of the current path
+        among the siblings at each level, as if every choice led to an equal subtree."""
+        done, weight = 0.0, 1.0
+        start = self.tables.cover_start
+        for level in range(self.prefix.size, int(self.state.st[kernels.L]) + 1):
+            x = int(self.state.cell[level])
+            choice = int(self.state.ch[level])
+            if x < 0 or choice == kernels.UNSET:
+                break
+            choices = int(start[x + 1] - start[x]) + 1  # every placement covering x, or empty
+            position = 0 if choice == kernels.EMPTY else int(choice - start[x]) + 1
+            done += weight * position / choices
+            weight /= choices
+        return min(done, 1.0)

@@ -5,7 +5,8 @@ A family's job (picklable: all a worker needs) describes the search tree through
 and `explore(branch, budget)`, which searches a branch to its end, or gives up
 after `budget` nodes.  The plan balances the work without knowing it in advance:
 
-1. the root is explored here with `ROOT_NODES`; small searches end there;
+1. the root is explored here with `ROOT_NODES`; searches it estimates at no more than
+   `ROOT_GROWTH` budgets end there;
 2. otherwise branches are split breadth first until there are `TARGET_BRANCHES`;
 3. every branch is explored with a budget of `PROBE_NODES` by the workers: a branch
    that finishes, or that its own search estimates at no more than `GROWTH` times
@@ -36,8 +37,10 @@ from slidelab.parallel.journal import Journal
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, run_to_end
 
-ROOT_NODES = 4_000_000
+ROOT_NODES = 500_000
 """Nodes the root is explored with before the search is split at all."""
+ROOT_GROWTH = 2
+"""The root is searched here to its end if its estimated size is at most this many budgets."""
 PROBE_NODES = 1_000_000
 """Nodes each branch is first explored with; a branch that needs more is split again."""
 TARGET_BRANCHES = 32
@@ -50,7 +53,13 @@ GROWTH = 8
 """A probed branch whose estimated size is at most this many budgets is not split."""
 POLL_SECONDS = 0.05
 
-SPLIT_RULES = f"root={ROOT_NODES} probe={PROBE_NODES} target={TARGET_BRANCHES} depth={MAX_DEPTH}"
+SPLIT_RULES = " ".join(
+    f"{name}={value}"
+    for name, value in (
+        ("root", ROOT_NODES), ("root-growth", ROOT_GROWTH), ("probe", PROBE_NODES),
+        ("growth", GROWTH), ("target", TARGET_BRANCHES), ("depth", MAX_DEPTH),
+    )
+)  # fmt: skip
 
 R = TypeVar("R")
 """The splitting rules, for journal fingerprints: other rules give other subproblems."""
@@ -70,8 +79,10 @@ class SplitJob(Protocol):
         ...
 
     def explore(
-        self, branch: Any, budget: int | None
-    ) -> Generator[Progress, None, TaskResult | None]: ...
+        self, branch: Any, budget: int | None, growth: float | None = None
+    ) -> Generator[Progress, None, TaskResult | None]:
+        """Search `branch` (`within_budget`: None when it is big)."""
+        ...
 
 
 class ClusterError(SlidelabError):
@@ -87,10 +98,12 @@ def default_jobs() -> int:
 
 
 def within_budget(
-    search: Generator[Progress, None, R], budget: int | None
+    search: Generator[Progress, None, R], budget: int | None, growth: float | None = None
 ) -> Generator[Progress, None, R | None]:
     """Run `search` to its end, unless it passes `budget` nodes while its own estimate of its
-    size (nodes / fraction done) exceeds `GROWTH` budgets: then stop it and return None."""
+    size (nodes / fraction done) exceeds `growth` (default `GROWTH`) budgets: then stop it
+    and return None."""
+    growth = GROWTH if growth is None else growth
     while True:
         try:
             event = next(search)
@@ -98,7 +111,7 @@ def within_budget(
             return stop.value
         if budget is not None and event.explored >= budget:
             estimate = event.explored / event.fraction if event.fraction else float("inf")
-            if estimate > GROWTH * budget:
+            if estimate > growth * budget:
                 search.close()
                 return None
             budget = None  # nearly done: finish it here
@@ -147,7 +160,7 @@ def run_split(
         return [done[root.key]]
     branches: deque[Any] = deque([root])
     if not has_recorded_descendants(root.key):
-        search = job.explore(root, ROOT_NODES)
+        search = job.explore(root, ROOT_NODES, ROOT_GROWTH)
         while True:
             try:
                 event = next(search)

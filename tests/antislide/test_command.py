@@ -74,3 +74,14 @@ def test_missing_dimensions_are_bad_input():
         run("3", "3")
     with pytest.raises(SlidelabError):
         run("3", "0", "3")
+
+
+def test_jobs_and_journal_give_the_same_counts(capsys, tmp_path):
+    journal = tmp_path / "4x4x5.journal"
+    arguments = ["4", "4", "5", "--jobs", "2", "--journal", str(journal), "--json"]
+    assert run(*arguments) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert (first["solutions"], first["resumed"]) == (47403, 0)
+    assert run(*arguments) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["by_blocks"] == first["by_blocks"] and again["resumed"] == first["subproblems"]

@@ -20,6 +20,7 @@ def tiny_budgets(monkeypatch):
     monkeypatch.setattr(run, "ROOT_NODES", 1)
     monkeypatch.setattr(run, "PROBE_NODES", 2)
     monkeypatch.setattr(run, "GROWTH", 1)
+    monkeypatch.setattr(run, "ROOT_GROWTH", 1)
 
 
 def all_solutions(problem) -> set[tuple[int, ...]]:
@@ -54,6 +55,7 @@ def test_split_search_agrees_with_the_reference_with_multiplicities(problem):
         patch.setattr(run, "ROOT_NODES", 1)
         patch.setattr(run, "PROBE_NODES", 1)
         patch.setattr(run, "GROWTH", 1)
+        patch.setattr(run, "ROOT_GROWTH", 1)
         assert all_solutions(problem) == reference_solutions(problem)
 
 

@@ -30,9 +30,7 @@ def test_the_cluster_lists_what_one_process_lists(cluster, monkeypatch):
     monkeypatch.setattr(run, "ROOT_NODES", 20)
     monkeypatch.setattr(run, "PROBE_NODES", 10)
     here = run_to_end(search_split(queens(8), listing=True))
-    there = run_to_end(
-        search_split(queens(8), listing=True, scheduler=cluster.scheduler_address)
-    )
+    there = run_to_end(search_split(queens(8), listing=True, scheduler=cluster.scheduler_address))
     assert there.count == here.count == 92
     assert there.solutions == here.solutions and there.subproblems == here.subproblems > 8
 
@@ -46,5 +44,7 @@ def test_the_command_line_counts_on_the_cluster(cluster, capsys):
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(run, "ROOT_NODES", 20)
     monkeypatch.setattr(run, "CONNECT_SECONDS", 1)
-    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+    with pytest.raises(
+        ClusterError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
+    ):
         run_to_end(search_split(queens(8), scheduler="tcp://127.0.0.1:9"))

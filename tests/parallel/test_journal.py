@@ -17,6 +17,7 @@ def tiny_budgets(monkeypatch):
     monkeypatch.setattr(run, "ROOT_NODES", 1)
     monkeypatch.setattr(run, "PROBE_NODES", 2)
     monkeypatch.setattr(run, "GROWTH", 1)
+    monkeypatch.setattr(run, "ROOT_GROWTH", 1)
 
 
 def lines(path) -> int:

@@ -1,0 +1,127 @@
+"""The antislide search cut into subproblems, for several processes or machines.
+
+A subproblem is a prefix of the backtrack's moves: the cells chosen at its first
+levels are the same as in the whole search (the choice depends only on the moves
+above), so fixing the moves there gives a subtree, and the subtrees of the moves
+open after a prefix partition its packings.  Isomorph rejection looks only at a
+packing's own path, so every subtree keeps exactly the packings the whole search
+keeps there.  `slidelab.parallel.run` decides which subtrees to search where.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement
+from slidelab.antislide.search import AntislideResult, Packing, branch_moves, solve
+from slidelab.parallel.journal import Journal
+from slidelab.parallel.run import SPLIT_RULES, run_split, within_budget
+from slidelab.parallel.tasks import TaskResult
+from slidelab.runs import Progress
+
+
+@dataclass(frozen=True)
+class Branch:
+    key: tuple[int, ...]
+    moves: tuple[int, ...]
+    """The moves forced at the first levels (placement numbers, or -1 for an empty cell)."""
+
+
+@dataclass(frozen=True)
+class AntislideJob:
+    """What every worker needs to search subtrees of one box (a `SplitJob`)."""
+
+    box: Box
+    brick: tuple[int, int, int]
+    min_blocks: int
+    max_blocks: int | None
+    keep: bool
+
+    def root(self) -> Branch:
+        return Branch((), ())
+
+    def children(self, branch: Branch) -> list[Branch]:
+        moves = branch_moves(
+            self.box, self.brick, min_blocks=self.min_blocks, max_blocks=self.max_blocks,
+            prefix=branch.moves,
+        )  # fmt: skip
+        return [Branch((*branch.key, n), (*branch.moves, m)) for n, m in enumerate(moves)]
+
+    def explore(
+        self, branch: Branch, budget: int | None, growth: float | None = None
+    ) -> Generator[Progress, None, TaskResult | None]:
+        return within_budget(self._search(branch), budget, growth)
+
+    def _search(self, branch: Branch) -> Generator[Progress, None, TaskResult]:
+        search = solve(
+            self.box, self.brick, min_blocks=self.min_blocks, max_blocks=self.max_blocks,
+            keep=self.keep, prefix=branch.moves,
+        )  # fmt: skip
+        result: AntislideResult = yield from search  # type: ignore[misc]
+        payload: dict[str, object] = {"by_blocks": {str(b): c for b, c in result.by_blocks.items()}}
+        if self.keep:
+            payload["packings"] = [
+                [p.symmetries, [[*b.corner, *b.size] for b in p.bricks]] for p in result.packings
+            ]
+        return TaskResult(branch.key, result.solutions, result.nodes, payload)
+
+    def fingerprint(self) -> str:
+        """Names the box, brick, filters, kind of run and splitting rules, for journals."""
+        text = (
+            f"antislide {self.box.dims} brick {self.brick} blocks {self.min_blocks}.."
+            f"{self.max_blocks} keep={self.keep}; {SPLIT_RULES}"
+        )
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SplitAntislide:
+    """A split run's result, and how it was split."""
+
+    result: AntislideResult
+    subproblems: int
+    resumed: int
+    seconds: float
+
+
+def solve_split(
+    box: Box,
+    brick: tuple[int, int, int] = DEFAULT_BRICK,
+    *,
+    min_blocks: int = 0,
+    max_blocks: int | None = None,
+    keep: bool = False,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    journal: str | None = None,
+) -> Generator[Progress, None, SplitAntislide]:
+    """`solve` in subproblems: on `jobs` processes, or on the Dask cluster at `scheduler`,
+    recording each finished one in the `journal` file.  Packings come subproblem by
+    subproblem, in the order the whole search would find them."""
+    started = time.perf_counter()
+    job = AntislideJob(box, brick, min_blocks, max_blocks, keep)
+    dims = "x".join(map(str, box.dims))
+    record = Journal(journal, job.fingerprint(), f"antislide {dims}") if journal else None
+    resumed = len(record.done) if record is not None else 0
+    try:
+        results = yield from run_split(job, jobs=jobs, scheduler=scheduler, journal=record)
+    finally:
+        if record is not None:
+            record.close()
+    by_blocks: dict[int, int] = {}
+    packings = []
+    for r in results:
+        for b, c in r.payload["by_blocks"].items():
+            by_blocks[int(b)] = by_blocks.get(int(b), 0) + c
+        for syms, bricks in r.payload.get("packings", []):
+            placed = tuple(Placement(tuple(b[:3]), tuple(b[3:])) for b in bricks)  # type: ignore[arg-type]
+            packings.append(Packing(placed, syms))
+    symmetries = len(box.symmetries)
+    result = AntislideResult(
+        box, brick, symmetries, dict(sorted(by_blocks.items())), sum(r.nodes for r in results),
+        tuple(packings),
+    )  # fmt: skip
+    return SplitAntislide(result, len(results), resumed, time.perf_counter() - started)
