@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Wall time of big counts on 1 and 2 local processes and on a 2-worker Dask LocalCluster.
+
+Antislide 4x5x5 and the solid pentominoes (pentacubes) in a 3x4x5 box, each counted
+in subproblems (`slidelab.parallel`) with --jobs 1, --jobs 2 and a LocalCluster of
+two single-threaded worker processes, plus the plain one-process search for
+reference.  Median wall seconds of several runs; speed-ups against --jobs 1.
+
+    .venv/bin/python scripts/bench_scale.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from slidelab.antislide.model import Box
+from slidelab.antislide.search import solve as antislide
+from slidelab.antislide.split import solve_split
+from slidelab.exactcover.search import solve
+from slidelab.exactcover.split import search_split
+from slidelab.polycube.library import load_library_spec
+from slidelab.polycube.packing import build_packing
+from slidelab.runs import run_to_end
+
+
+def median_wall(work: Callable[[], int], runs: int) -> tuple[float, int]:
+    times, value = [], 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        value = work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    from distributed import LocalCluster
+
+    box = Box((4, 5, 5))
+    problem = build_packing(load_library_spec("solid-pentominoes-3x4x5.pcube")).problem
+    cases = {
+        "antislide 4x5x5": (
+            lambda: run_to_end(antislide(box)).solutions,
+            lambda **where: run_to_end(solve_split(box, **where)).result.solutions,
+        ),
+        "pentacubes 3x4x5": (
+            lambda: run_to_end(solve(problem, count_only=True)).count,
+            lambda **where: run_to_end(search_split(problem, **where)).count,
+        ),
+    }
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+        run_to_end(search_split(problem, scheduler=address))  # workers load the kernels
+        print("| search | plain | --jobs 1 | --jobs 2 | LocalCluster 2 | speed-up 2 | cluster |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for name, (plain, split) in cases.items():
+            base, count = median_wall(plain, args.runs)
+            one, c1 = median_wall(lambda s=split: s(jobs=1), args.runs)
+            two, c2 = median_wall(lambda s=split: s(jobs=2), args.runs)
+            dask, c3 = median_wall(lambda s=split: s(scheduler=address), args.runs)
+            assert count == c1 == c2 == c3, (count, c1, c2, c3)
+            print(
+                f"| {name} ({count:,}) | {base:.2f} | {one:.2f} | {two:.2f} | {dask:.2f} | "
+                f"{one / two:.2f}x | {one / dask:.2f}x |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
