@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement
 from slidelab.antislide.search import AntislideResult, Packing, branch_moves, solve
-from slidelab.parallel.journal import Journal
-from slidelab.parallel.run import SPLIT_RULES, run_split, within_budget
+from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress
 
@@ -104,13 +103,9 @@ def solve_split(
     started = time.perf_counter()
     job = AntislideJob(box, brick, min_blocks, max_blocks, keep)
     dims = "x".join(map(str, box.dims))
-    record = Journal(journal, job.fingerprint(), f"antislide {dims}") if journal else None
-    resumed = len(record.done) if record is not None else 0
-    try:
-        results = yield from run_split(job, jobs=jobs, scheduler=scheduler, journal=record)
-    finally:
-        if record is not None:
-            record.close()
+    results, resumed = yield from run_journaled(
+        job, jobs=jobs, scheduler=scheduler, journal=journal, what=f"antislide {dims}"
+    )
     by_blocks: dict[int, int] = {}
     packings = []
     for r in results:

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import SolutionsFound, solve
-from slidelab.parallel.journal import Journal
-from slidelab.parallel.run import SPLIT_RULES, run_split, within_budget
+from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress
 
@@ -153,9 +152,9 @@ class ExactCoverJob:
         return children(self.problem, branch, restrict(self.problem, branch))
 
     def explore(
-        self, branch: Branch, budget: int | None
+        self, branch: Branch, budget: int | None, growth: float | None = None
     ) -> Generator[Progress, None, TaskResult | None]:
-        return within_budget(solve_branch(self.problem, branch, self.listing), budget)
+        return within_budget(solve_branch(self.problem, branch, self.listing), budget, growth)
 
     def fingerprint(self) -> str:
         """Names the problem, the kind of run and the splitting rules, for journals."""
@@ -191,15 +190,10 @@ def search_split(
     the Dask cluster at `scheduler`, recording each finished one in the `journal` file."""
     started = time.perf_counter()
     job = ExactCoverJob(problem, listing)
-    record = (
-        Journal(journal, job.fingerprint(), what or "an exact-cover problem") if journal else None
-    )
-    resumed = len(record.done) if record is not None else 0
-    try:
-        results = yield from run_split(job, jobs=jobs, scheduler=scheduler, journal=record)
-    finally:
-        if record is not None:
-            record.close()
+    results, resumed = yield from run_journaled(
+        job, jobs=jobs, scheduler=scheduler, journal=journal,
+        what=what or "an exact-cover problem",
+    )  # fmt: skip
     return SplitOutcome(
         count=sum(r.count for r in results),
         solutions=[s for r in results for s in r.payload.get("solutions", [])],

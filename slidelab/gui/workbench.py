@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Protocol
 
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
 from slidelab.fileio import read_text, write_text_atomically
+from slidelab.gui.status import StatusPanel
+from slidelab.gui.worker import SolverRunner
 
 
 class Workbench(Protocol):
@@ -65,3 +67,22 @@ class TextDocument:
 
     def save_file(self, path: str) -> None:
         write_text_atomically(path, self.current_text())  # type: ignore[attr-defined]
+
+
+class WorkbenchWidget(QWidget):
+    """What every workbench tab has: the shared solver thread and status line, and an undo
+    history whose clean state is the saved document."""
+
+    def __init__(
+        self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.status = status
+        self.undo_stack = QUndoStack(self)
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def mark_saved(self) -> None:
+        self.undo_stack.setClean()

@@ -84,6 +84,10 @@ class SplitJob(Protocol):
         """Search `branch` (`within_budget`: None when it is big)."""
         ...
 
+    def fingerprint(self) -> str:
+        """Names the search and the splitting rules, so a journal is used for its search only."""
+        ...
+
 
 class ClusterError(SlidelabError):
     """The Dask scheduler could not be reached or used."""
@@ -225,7 +229,47 @@ def run_split(
     return [results[key] for key in sorted(results)]
 
 
+def run_journaled(
+    job: SplitJob,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    journal: str | None = None,
+    what: str = "",
+) -> Generator[Progress, None, tuple[list[TaskResult], int]]:
+    """`run_split` with the journal file `journal` (if any) opened for `job` and closed after;
+    returns the results and how many of them the journal held already."""
+    record = Journal(journal, job.fingerprint(), what) if journal else None
+    try:
+        resumed = len(record.done) if record is not None else 0
+        results = yield from run_split(job, jobs=jobs, scheduler=scheduler, journal=record)
+    finally:
+        if record is not None:
+            record.close()
+    return results, resumed
+
+
 Outcome = Callable[[_Task, TaskResult | None], list[_Task]]
+
+
+def _drain(
+    submit: Callable[[_Task], Any],
+    ready: Callable[[Any], bool],
+    value: Callable[[Any], TaskResult | None],
+    tasks: list[_Task],
+    outcome: Outcome,
+    progress: Callable[[], Progress],
+) -> Generator[Progress, None, None]:
+    """Submit `tasks`, then poll the handles `submit` returns, submitting follow-up tasks,
+    until every task has an outcome."""
+    waiting = {submit(task): task for task in tasks}
+    while waiting:
+        time.sleep(POLL_SECONDS)
+        for handle in [h for h in waiting if ready(h)]:
+            task = waiting.pop(handle)
+            for follow in outcome(task, value(handle)):
+                waiting[submit(follow)] = follow
+        yield progress()
 
 
 # Local processes ----------------------------------------------------------------------------
@@ -255,14 +299,12 @@ def _on_processes(
     context = multiprocessing.get_context("spawn")
     pool = context.Pool(jobs, initializer=_install, initargs=(job,))
     try:
-        waiting = {pool.apply_async(_explore_installed, (t,)): t for t in tasks}
-        while waiting:
-            time.sleep(POLL_SECONDS)
-            for handle in [h for h in waiting if h.ready()]:
-                task = waiting.pop(handle)
-                for follow in outcome(task, handle.get()):
-                    waiting[pool.apply_async(_explore_installed, (follow,))] = follow
-            yield progress()
+        yield from _drain(
+            lambda task: pool.apply_async(_explore_installed, (task,)),
+            lambda handle: handle.ready(),
+            lambda handle: handle.get(),
+            tasks, outcome, progress,
+        )  # fmt: skip
         pool.close()
     finally:
         pool.terminate()
@@ -294,22 +336,18 @@ def _on_dask(
         client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except OSError as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-    waiting: dict[Any, _Task] = {}
+    submitted: list[Any] = []
     try:
         shared = client.scatter(job, broadcast=True)
 
-        def submit(task: _Task) -> None:
-            waiting[client.submit(_explore_on_worker, shared, task, pure=False)] = task
+        def submit(task: _Task) -> Any:
+            submitted.append(client.submit(_explore_on_worker, shared, task, pure=False))
+            return submitted[-1]
 
-        for task in tasks:
-            submit(task)
-        while waiting:
-            time.sleep(POLL_SECONDS)
-            for future in [f for f in waiting if f.done()]:
-                task = waiting.pop(future)
-                for follow in outcome(task, future.result()):
-                    submit(follow)
-            yield progress()
+        yield from _drain(
+            submit, lambda future: future.done(), lambda future: future.result(),
+            tasks, outcome, progress,
+        )  # fmt: skip
     finally:
-        client.cancel(list(waiting))
+        client.cancel(submitted)
         client.close()

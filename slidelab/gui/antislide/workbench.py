@@ -9,7 +9,6 @@ remove them), and the view marks at once the bricks that could slide.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -41,7 +40,7 @@ from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.undo import Snapshot
 from slidelab.gui.view3d import VoxelView
-from slidelab.gui.workbench import TextDocument
+from slidelab.gui.workbench import TextDocument, WorkbenchWidget
 from slidelab.gui.worker import SolverRunner
 from slidelab.library import shipped_names, shipped_text
 
@@ -61,7 +60,7 @@ class _NumberItem(QTableWidgetItem):
         return self.data(Qt.ItemDataRole.UserRole) < other.data(Qt.ItemDataRole.UserRole)
 
 
-class AntislideWorkbench(TextDocument, QWidget):
+class AntislideWorkbench(TextDocument, WorkbenchWidget):
     """Box and brick controls, the packing list, the 3D view and the edit tools."""
 
     title = "Antislide"
@@ -72,10 +71,7 @@ class AntislideWorkbench(TextDocument, QWidget):
     def __init__(
         self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.status = status
-        self.undo_stack = QUndoStack(self)
+        super().__init__(runner, status, parent)
         self.document = PackingDocument(Box((3, 3, 3)), (2, 2, 1), ())
         self._running = False
         self._found: list[Packing] = []
@@ -213,12 +209,6 @@ class AntislideWorkbench(TextDocument, QWidget):
 
     def current_text(self) -> str:
         return format_document(self.document)
-
-    def is_modified(self) -> bool:
-        return not self.undo_stack.isClean()
-
-    def mark_saved(self) -> None:
-        self.undo_stack.setClean()
 
     def library_titles(self) -> dict[str, str]:
         return {

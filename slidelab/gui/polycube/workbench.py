@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import partial
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor, QUndoStack
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -55,6 +55,7 @@ from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.undo import Snapshot
 from slidelab.gui.view3d import VoxelView
+from slidelab.gui.workbench import WorkbenchWidget
 from slidelab.gui.worker import SolverRunner
 from slidelab.polycube.draft import Draft, split_header
 from slidelab.polycube.library import library_names
@@ -72,7 +73,7 @@ DROP_STEPS = 8
 DROP_MS = 30
 
 
-class PolycubeWorkbench(QWidget):
+class PolycubeWorkbench(WorkbenchWidget):
     """Piece list and editors on the left, the 3D view in the middle, solving on the right."""
 
     title = "Polycube"
@@ -83,10 +84,7 @@ class PolycubeWorkbench(QWidget):
     def __init__(
         self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.status = status
-        self.undo_stack = QUndoStack(self)
+        super().__init__(runner, status, parent)
         self.draft = Draft(frozenset(), ())
         self._running = False
         self._packing: Packing | None = None
@@ -334,12 +332,6 @@ class PolycubeWorkbench(QWidget):
         if problems:
             raise SlidelabError("the spec is not complete: " + "; ".join(problems))
         return self.draft.text()
-
-    def is_modified(self) -> bool:
-        return not self.undo_stack.isClean()
-
-    def mark_saved(self) -> None:
-        self.undo_stack.setClean()
 
     def library_titles(self) -> dict[str, str]:
         return {name: name.removesuffix(".pcube").replace("-", " ") for name in library_names()}

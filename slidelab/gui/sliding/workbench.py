@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QUndoStack
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -40,7 +40,7 @@ from slidelab.gui.sliding.board_view import BoardView
 from slidelab.gui.sliding.editor import BoardEditor
 from slidelab.gui.sliding.player import SolutionPlayer, frame_at
 from slidelab.gui.status import StatusPanel
-from slidelab.gui.workbench import TextDocument
+from slidelab.gui.workbench import TextDocument, WorkbenchWidget
 from slidelab.gui.worker import SolverRunner
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.library import library_names, load_library_puzzle
@@ -66,7 +66,7 @@ GIF_STEPS_PER_MOVE = 8
 GIF_SIZE = 360
 
 
-class SlidingWorkbench(TextDocument, QWidget):
+class SlidingWorkbench(TextDocument, WorkbenchWidget):
     """Editor, solver controls, solution player and analysis for one sliding-block puzzle."""
 
     title = "Sliding blocks"
@@ -77,10 +77,7 @@ class SlidingWorkbench(TextDocument, QWidget):
     def __init__(
         self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.status = status
-        self.undo_stack = QUndoStack(self)
+        super().__init__(runner, status, parent)
         self._job: str | None = None
         self._solved_puzzle: Puzzle | None = None
         self._solution: SolveResult | None = None
@@ -279,12 +276,6 @@ class SlidingWorkbench(TextDocument, QWidget):
     def current_text(self) -> str:
         """The puzzle in Knuth's format; raises SlidelabError while it has problems."""
         return format_puzzle(self.editor.draft().to_puzzle())
-
-    def is_modified(self) -> bool:
-        return not self.undo_stack.isClean()
-
-    def mark_saved(self) -> None:
-        self.undo_stack.setClean()
 
     # Editing -----------------------------------------------------------------------------
 
