@@ -12,13 +12,14 @@ from collections.abc import Sequence
 
 from slidelab import __version__
 from slidelab.antislide import command as antislide_command
+from slidelab.dissection import command as dissect_command
 from slidelab.errors import ParseError, SlidelabError
 from slidelab.exactcover import command as dlx_command
 from slidelab.polycube import command as polycube_command
 from slidelab.sliding import command as slide_command
 
 EXIT_BAD_INPUT = 2
-SUBCOMMANDS = ("slide", "dlx", "antislide", "polycube")
+SUBCOMMANDS = ("slide", "dlx", "antislide", "polycube", "dissect")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     dlx_command.register(subcommands)
     antislide_command.register(subcommands)
     polycube_command.register(subcommands)
+    dissect_command.register(subcommands)
     return parser
 
 

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""slidelab's square dissection on the seed's shapes: counting, and listing as the seed prints.
+
+For each shape (resources/puzzles/dissection) and number of pieces d, times two runs:
+counting the solutions (`slidelab dissect --count`), and listing them, every solution's
+text written to /dev/null as `slidelab dissect D SHAPE > /dev/null` does (Knuth's program
+always lists).  CPU seconds, median of several runs, after a warm-up that loads the
+compiled kernels.  The seed's C program is not run here: on this machine it takes about
+20 s for the toy shape with d = 5 (issue 8).  Prints a Markdown table.
+
+    .venv/bin/python scripts/bench_dissect.py [--runs 3] [--skip-listing]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from slidelab.dissection.library import load_library_shape
+from slidelab.dissection.model import Dissection, square_source
+from slidelab.dissection.search import SolutionsFound, count_solutions, solve
+from slidelab.dissection.text import Layout, batch_bytes
+
+CASES = [
+    ("knuth-toy.dots", (2, 3, 4, 5)),
+    ("rectangle-2x8.dots", (2, 3, 4)),
+    ("pythagoras-3-4-5.dots", (2, 3, 4)),
+]
+"""The seed's example (9 cells), a 16-cell and a 25-cell shape, and the pieces to try."""
+
+
+def listed(problem: Dissection) -> int:
+    """List every solution in the seed's text to /dev/null; returns how many there were."""
+    layout = Layout.of(problem.source, problem.target)
+    number = 1
+    with open(os.devnull, "wb") as sink:
+        for event in solve(problem):
+            if isinstance(event, SolutionsFound):
+                sink.write(batch_bytes(number, event, layout))
+                number += len(event)
+    return number - 1
+
+
+def median_seconds(work: Callable[[], int], runs: int) -> tuple[float, int]:
+    """Median CPU seconds of `runs` calls, and the value the calls returned."""
+    times, value = [], 0
+    for _ in range(runs):
+        started = time.process_time()
+        value = work()
+        times.append(time.process_time() - started)
+    return statistics.median(times), value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--skip-listing", action="store_true", help="time counting only")
+    args = parser.parse_args()
+    toy = load_library_shape("knuth-toy.dots")
+    listed(Dissection(square_source(toy), toy, 2))  # warm-up: load the compiled kernels
+    print("| shape | cells | d | legal shifts | solutions | count s | list s |")
+    print("|---|---|---|---|---|---|---|")
+    for name, pieces in CASES:
+        target = load_library_shape(name)
+        for d in pieces:
+            problem = Dissection(square_source(target), target, d)
+            shifts = count_solutions(problem).shifts
+            counting, count = median_seconds(lambda p=problem: count_solutions(p).count, args.runs)
+            listing = "-"
+            if not args.skip_listing:
+                seconds, found = median_seconds(lambda p=problem: listed(p), args.runs)
+                if found != count:
+                    raise SystemExit(f"{name}, d={d}: listing finds {found}, counting {count}")
+                listing = f"{seconds:.3f}"
+            print(
+                f"| {name.removesuffix('.dots')} | {len(target)} | {d} | {shifts} | {count:,} "
+                f"| {counting:.3f} | {listing} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""`slidelab dissect`: cut a square (or another shape) into d pieces that rebuild a shape."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Generator
+from typing import Any
+
+from slidelab.dissection.model import Dissection, Solution, square_source
+from slidelab.dissection.search import DissectionResult, Event, smallest, solve
+from slidelab.dissection.shape import parse_region, parse_shape
+from slidelab.dissection.text import Layout, batch_bytes, colour_rows
+from slidelab.fileio import read_text
+from slidelab.progress import ProgressLine
+from slidelab.runs import Progress
+
+EXIT_FOUND, EXIT_NONE = 0, 1
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    """Add the `dissect` subcommand to the `slidelab` command line."""
+    parser = subcommands.add_parser(
+        "dissect",
+        help="cut a square into d pieces that rebuild a shape (Knuth's BACK-DISSECT)",
+        description="Cut the n x n square into D pieces that, turned and shifted, fill SHAPE "
+        "(a .dots file: rows of '.' and '*' with n^2 '*'). Each solution is printed as two "
+        "colourings side by side, the square's and the shape's, after a header naming each "
+        "colour's map as shift~orientation. Pieces need not be connected, and a colour may "
+        "be left unused, as in the seed.",
+    )
+    parser.add_argument("pieces", type=int, metavar="D", help="the number of pieces (2-16)")
+    parser.add_argument("shape", metavar="SHAPE", help="the target shape (.dots; - for stdin)")
+    parser.add_argument("--count", action="store_true", help="only count the solutions")
+    parser.add_argument("--connected", action="store_true", help="every piece is 4-connected")
+    parser.add_argument(
+        "--flips", action="store_true", help="pieces may be turned over (mirrored) too"
+    )
+    parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE",
+        help="cut this shape (.dots, as many cells as SHAPE) instead of the square",
+    )
+    parser.add_argument(
+        "--min-pieces",
+        action="store_true",
+        help="raise the number of pieces from 2 until there are solutions (D at most)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out one `slidelab dissect` command; returns the exit status."""
+    dissection = _dissection(args)
+    listing = not args.count
+    search = (
+        smallest(dissection, listing=listing, most=args.pieces)
+        if args.min_pieces
+        else solve(dissection, listing=listing)
+    )
+    try:
+        result, found = _drive(search, dissection, args.json)
+    except BrokenPipeError:
+        # The reader has gone (`| head`): stop quietly, as the seed's program does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FOUND
+    if args.json:
+        print(json.dumps(_summary(result) | ({"found": found} if listing else {})))
+    else:
+        print(_summary_line(result, args.min_pieces))
+    return EXIT_FOUND if result.count else EXIT_NONE
+
+
+def _dissection(args: argparse.Namespace) -> Dissection:
+    """The problem the arguments describe, its files read and checked."""
+    source = None
+    if args.source is not None:
+        source = parse_region(read_text(args.source), args.source)
+    name = "<stdin>" if args.shape == "-" else args.shape
+    text = sys.stdin.read() if args.shape == "-" else read_text(args.shape)
+    target = parse_shape(text, name, None if source is None else len(source))
+    pieces = 2 if args.min_pieces else args.pieces
+    return Dissection(source or square_source(target), target, pieces, args.connected, args.flips)
+
+
+def _drive(
+    search: Generator[Event, None, DissectionResult], dissection: Dissection, as_json: bool
+) -> tuple[DissectionResult, list[dict[str, Any]]]:
+    """Run the search, printing solutions as they come (or collecting them for JSON)."""
+    progress = ProgressLine()
+    layout = Layout.of(dissection.source, dissection.target)
+    found: list[dict[str, Any]] = []
+    number = 1
+    while True:
+        try:
+            event = next(search)
+        except StopIteration as stop:
+            progress.clear()
+            sys.stdout.flush()
+            return stop.value, found
+        if isinstance(event, Progress):
+            progress(event)
+            continue
+        progress.clear()
+        if as_json:
+            found += [_as_json(s, dissection) for s in event.solutions()]
+        else:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(batch_bytes(number, event, layout))
+        number += len(event)
+
+
+def _as_json(solution: Solution, dissection: Dissection) -> dict[str, Any]:
+    return {
+        "maps": [list(m) for m in solution.maps],
+        "source": colour_rows(dissection.source, solution.source_colours),
+        "target": colour_rows(dissection.target, solution.target_colours),
+    }
+
+
+def _summary(result: DissectionResult) -> dict[str, Any]:
+    dissection = result.dissection
+    return {
+        "pieces": dissection.pieces,
+        "cells": len(dissection.target),
+        "shifts": result.shifts,
+        "solutions": result.count,
+        "connected": dissection.connected,
+        "flips": dissection.flips,
+        "covers": result.covers,
+        "tuples": result.tuples,
+        "searches": result.searches,
+        "seconds": round(result.seconds, 6),
+    }
+
+
+def _summary_line(result: DissectionResult, min_pieces: bool) -> str:
+    d = result.dissection.pieces
+    shifts = f"{result.shifts} legal shifts"
+    if min_pieces and not result.count:
+        return f"no solutions with 2 to {d} pieces ({shifts})"
+    fewest = f"{d} pieces are the fewest: " if min_pieces else ""
+    return f"{fewest}{result.count} solutions with {d} pieces ({shifts})"

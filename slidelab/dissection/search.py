@@ -1,0 +1,312 @@
+"""Every dissection of a source shape into d pieces that rebuild a target: the search driver.
+
+`solve` is a generator: between kernel chunks of about 50 ms it yields a
+`Progress` and, when listing, a `SolutionsFound` batch with the solutions of that
+chunk (as arrays: toy problems already have millions of solutions); it returns
+a `DissectionResult`.  Closing it cancels the run.  The kernel's stacks live in
+`_State`, which this module owns.  `smallest` raises d from 2 until some
+dissection exists.
+
+    for event in solve(Dissection(square(3), target, pieces=2)):
+        if isinstance(event, SolutionsFound):
+            ...  # event.solutions(): `Solution` values
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Generator
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from slidelab.dissection import kernels
+from slidelab.dissection.model import MAX_PIECES, Dissection, DissectionError, Solution
+from slidelab.dissection.motions import WITH_FLIPS
+from slidelab.dissection.shifts import Tables
+from slidelab.exactcover import kernels as dlx
+from slidelab.runs import Progress, run_to_end
+
+CHUNK_SECONDS = 0.05
+"""How long one kernel call should run before control returns to the driver."""
+
+BUFFER_CELLS = 1 << 20
+"""Cells of stored solutions the kernel may hold before the driver collects them (each call
+of the kernel costs about 0.2 ms, so batches should be large)."""
+
+MATCH_BATCH = 256
+"""Solutions of one exact-cover call the kernel reads back at a time."""
+
+
+@dataclass(frozen=True, eq=False)
+class SolutionsFound:
+    """Solutions found since the last event; row r of each array is one solution."""
+
+    maps: np.ndarray
+    """[r, k] = (placement, orientation) of colour k + 1."""
+    source_colours: np.ndarray
+    """[r, x] = the colour (1..d) of source cell x."""
+    target_colours: np.ndarray
+    """[r, y] = the colour of target cell y."""
+
+    def __len__(self) -> int:
+        return len(self.maps)
+
+    def solutions(self) -> list[Solution]:
+        """The batch as `Solution` values."""
+        return [
+            Solution(
+                maps=tuple((q, t) for q, t in maps),
+                source_colours=tuple(source),
+                target_colours=tuple(target),
+            )
+            for maps, source, target in zip(
+                self.maps.tolist(),
+                self.source_colours.tolist(),
+                self.target_colours.tolist(),
+                strict=True,
+            )
+        ]
+
+
+Event = Progress | SolutionsFound
+
+
+@dataclass(frozen=True)
+class DissectionResult:
+    """The outcome of a search, with Knuth's counts of how far candidates got."""
+
+    dissection: Dissection
+    shifts: int
+    """Legal placements of the source over the target (Knuth's m for the square)."""
+    count: int
+    """Solutions found."""
+    covers: int
+    """Multisets of placements whose footprints cover the target."""
+    tuples: int
+    """Choices of orientations after which every source cell can move."""
+    searches: int
+    """Matchings that forced moves did not settle, handed to the exact-cover engine."""
+    seconds: float
+
+
+@dataclass(eq=False)
+class _State:
+    """The kernel's stacks and scratch arrays, sized for d pieces and n cells."""
+
+    st: np.ndarray
+    choice: np.ndarray
+    cover_t: np.ndarray
+    cover_s: np.ndarray
+    reach_s: np.ndarray
+    unique: np.ndarray
+    forced: np.ndarray
+    forced_s: np.ndarray
+    edge_s: np.ndarray
+    edge_t: np.ndarray
+    deg_s: np.ndarray
+    deg_t: np.ndarray
+    colour: np.ndarray
+    partner: np.ndarray
+    taken: np.ndarray
+    queue: np.ndarray
+    slot: np.ndarray
+    pair_cell: np.ndarray
+    pair_colours: np.ndarray
+    pair_count: np.ndarray
+    digit: np.ndarray
+    first: np.ndarray
+    size: np.ndarray
+    mark: np.ndarray
+    stack: np.ndarray
+    top: np.ndarray
+    ulink: np.ndarray
+    dlink: np.ndarray
+    color: np.ndarray
+    length: np.ndarray
+    llink: np.ndarray
+    rlink: np.ndarray
+    bound: np.ndarray
+    slack: np.ndarray
+    x: np.ndarray
+    ft: np.ndarray
+    degree: np.ndarray
+    tried: np.ndarray
+    regs: np.ndarray
+    rng: np.ndarray
+    sol_opts: np.ndarray
+    sol_ends: np.ndarray
+    option_cell: np.ndarray
+    option_colour: np.ndarray
+
+    @classmethod
+    def create(cls, cells: int, words: int, d: int) -> _State:
+        nodes = 2 * cells + 2 + 3 * cells * d  # headers, spacers and two nodes per edge
+        levels = 2 * cells + 2
+        return cls(
+            st=np.zeros(kernels.SLOTS, np.int64),
+            choice=np.zeros(2 * d, np.int64),
+            cover_t=np.zeros((d + 1, words), np.uint64),
+            cover_s=np.zeros((d + 1, words), np.uint64),
+            reach_s=np.zeros((d + 1, words), np.uint64),
+            unique=np.zeros(words, np.uint64),
+            forced=np.zeros((d, WITH_FLIPS, words), np.uint64),
+            forced_s=np.zeros((d + 1, words), np.uint64),
+            edge_s=np.zeros((cells, d), np.int32),
+            edge_t=np.zeros((cells, d), np.int32),
+            deg_s=np.zeros(cells, np.int32),
+            deg_t=np.zeros(cells, np.int32),
+            colour=np.zeros(cells, np.int32),
+            partner=np.zeros(cells, np.int32),
+            taken=np.zeros(cells, np.int32),
+            queue=np.zeros(2 * cells, np.int32),
+            slot=np.zeros(2 * cells, np.int32),
+            pair_cell=np.zeros(cells, np.int32),
+            pair_colours=np.zeros((cells, d), np.int32),
+            pair_count=np.zeros(cells, np.int32),
+            digit=np.zeros(cells, np.int32),
+            first=np.zeros(d, np.int32),
+            size=np.zeros(d, np.int32),
+            mark=np.zeros(cells, np.int32),
+            stack=np.zeros(cells, np.int32),
+            top=np.zeros(nodes, np.int32),
+            ulink=np.zeros(nodes, np.int32),
+            dlink=np.zeros(nodes, np.int32),
+            color=np.zeros(nodes, np.int32),
+            length=np.zeros(2 * cells + 1, np.int32),
+            llink=np.zeros(2 * cells + 1, np.int32),
+            rlink=np.zeros(2 * cells + 1, np.int32),
+            bound=np.zeros(2 * cells + 1, np.int32),
+            slack=np.zeros(2 * cells + 1, np.int32),
+            x=np.zeros(levels, np.int32),
+            ft=np.zeros(levels, np.int32),
+            degree=np.zeros(levels, np.int64),
+            tried=np.zeros(levels, np.int64),
+            regs=np.zeros(dlx.REGS, np.int64),
+            rng=np.ones(1, np.uint64),
+            sol_opts=np.zeros(MATCH_BATCH * cells + levels, np.int32),
+            sol_ends=np.zeros(MATCH_BATCH, np.int64),
+            option_cell=np.zeros(cells * d, np.int32),
+            option_colour=np.zeros(cells * d, np.int32),
+        )
+
+    def arrays(self) -> list[np.ndarray]:
+        """The arrays in the order `kernels.search` takes them."""
+        return [getattr(self, f.name) for f in fields(self)]
+
+
+def solve(
+    dissection: Dissection, *, listing: bool = True
+) -> Generator[Event, None, DissectionResult]:
+    """Find every dissection, yielding progress and (when `listing`) batches of solutions."""
+    started = time.perf_counter()
+    tables = Tables.build(dissection.source, dissection.target, dissection.flips)
+    d = dissection.pieces
+    cells = len(dissection.source)
+    state = _State.create(cells, tables.target_mask.shape[1], d)
+    rows = max(BUFFER_CELLS // cells, 64) if listing else 1
+    out_colours = np.zeros((rows, cells), np.int8)
+    out_target = np.zeros((rows, cells), np.int8)
+    out_maps = np.zeros((rows, d, 2), np.int32)
+    orientation_of = np.array(
+        [tables.stances[p.stance].orientations for p in tables.placements], np.int32
+    )
+    budget = 1024
+    while True:
+        tick = time.perf_counter()
+        status = kernels.search(
+            *state.arrays(),
+            tables.footprint_start,
+            tables.footprint_target,
+            tables.footprint_source,
+            tables.target_mask,
+            tables.source_mask,
+            tables.source_union,
+            tables.target_reach,
+            tables.largest_after,
+            tables.full_source,
+            tables.full_target,
+            tables.neighbours,
+            orientation_of,
+            d,
+            tables.group,
+            dissection.connected,
+            listing,
+            out_colours,
+            out_target,
+            out_maps,
+            budget,
+        )
+        took = time.perf_counter() - tick
+        budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 30))
+        stored = int(state.st[kernels.STORED])
+        state.st[kernels.STORED] = 0
+        if stored:
+            yield SolutionsFound(
+                maps=out_maps[:stored].copy(),
+                source_colours=out_colours[:stored].copy(),
+                target_colours=out_target[:stored].copy(),
+            )
+        if status == kernels.DONE:
+            break
+        yield Progress(
+            phase=f"dissection into {d} pieces",
+            explored=int(state.st[kernels.TUPLES]),
+            elapsed=time.perf_counter() - started,
+            depth=d,
+            found=int(state.st[kernels.FOUND]),
+            fraction=_fraction(state.choice, int(state.st[kernels.LV]), len(tables.placements), d),
+        )
+    return DissectionResult(
+        dissection=dissection,
+        shifts=len(tables.placements),
+        count=int(state.st[kernels.FOUND]),
+        covers=int(state.st[kernels.COVERS]),
+        tuples=int(state.st[kernels.TUPLES]),
+        searches=int(state.st[kernels.SEARCHES]),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def smallest(
+    dissection: Dissection, *, listing: bool = True, most: int = MAX_PIECES
+) -> Generator[Event, None, DissectionResult]:
+    """The search for the fewest pieces, from 2 up to `most`, that has solutions.
+
+    `dissection.pieces` is ignored; the result is that of the first d with a
+    solution, or of d = `most` when none has.
+    """
+    if not 2 <= most <= MAX_PIECES:
+        raise DissectionError(f"the number of pieces must be from 2 to {MAX_PIECES}, not {most}")
+    for d in range(2, most + 1):
+        result = yield from solve(replace(dissection, pieces=d), listing=listing)
+        if result.count:
+            break
+    return result
+
+
+def count_solutions(dissection: Dissection) -> DissectionResult:
+    """Count the dissections without listing them."""
+    return run_to_end(solve(dissection, listing=False))  # type: ignore[arg-type]
+
+
+def find_solutions(dissection: Dissection) -> list[Solution]:
+    """Every dissection, as `Solution` values in the order found."""
+    found: list[Solution] = []
+    for event in solve(dissection):
+        if isinstance(event, SolutionsFound):
+            found += event.solutions()
+    return found
+
+
+def _fraction(choice: np.ndarray, level: int, placements: int, d: int) -> float:
+    """The share of placement multisets that come before the current one in the search order."""
+    total = math.comb(placements + d - 1, d)
+    before, low = 0, 0
+    for k in range(min(level + 1, d)):
+        value = min(int(choice[k]), placements)
+        rest = d - k - 1
+        before += sum(math.comb(placements - u + rest - 1, rest) for u in range(low, value))
+        low = value
+    return min(before / total, 1.0)

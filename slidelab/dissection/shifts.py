@@ -1,0 +1,154 @@
+"""The legal shifts of the source over the target, and the flat tables the kernel reads.
+
+A placement puts one stance of the source (see `motions`) at a shift (rows down,
+columns right) where it overlaps the target in at least one cell; for the square
+these are exactly the legal shifts of Knuth's program, in his order (row shift,
+then column shift, increasing).  A piece's map is a placement and one of its
+stance's orientations; the piece's cells are then the source cells that the map
+sends onto the target cells the placement covers (its *footprint*).
+
+Cells are numbered in reading order: source cell x is `source.cells[x]` and
+target cell y is `target.cells[y]`.  Cell sets are bitsets in rows of uint64
+words, cell k in bit k % 64 of word k // 64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from slidelab.dissection.motions import Stance, oriented, stances
+from slidelab.dissection.shape import Cell, Shape
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A stance of the source shifted over the target."""
+
+    stance: int
+    """Index in `Tables.stances`."""
+    shift: Cell
+    """(rows down, columns right) added to the stance's cells."""
+    footprint: tuple[int, ...]
+    """The target cells it covers, increasing."""
+
+
+def legal_placements(stance_list: tuple[Stance, ...], target: Shape) -> tuple[Placement, ...]:
+    """Every stance at every shift where it meets `target`, stance by stance."""
+    index = {cell: y for y, cell in enumerate(target.cells)}
+    top = min(r for r, _ in target.cells)
+    left = min(c for _, c in target.cells)
+    found = []
+    for p, stance in enumerate(stance_list):
+        height = 1 + max(r for r, _ in stance.cells)
+        width = 1 + max(c for _, c in stance.cells)
+        for a in range(top - height + 1, target.rows):
+            for b in range(left - width + 1, target.columns):
+                covered = sorted(
+                    y for r, c in stance.cells if (y := index.get((r + a, c + b))) is not None
+                )
+                if covered:
+                    found.append(Placement(p, (a, b), tuple(covered)))
+    return tuple(found)
+
+
+def bitset(members: Iterable[int], words: int) -> np.ndarray:
+    """The members as a row of uint64 words."""
+    row = np.zeros(words, np.uint64)
+    for k in members:
+        row[k // 64] |= np.uint64(1) << np.uint64(k % 64)
+    return row
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """What the kernel needs to know about a source, a target and the allowed orientations."""
+
+    source: Shape
+    target: Shape
+    stances: tuple[Stance, ...]
+    placements: tuple[Placement, ...]
+    footprint_start: np.ndarray
+    """Placement q covers the entries footprint_start[q] to footprint_start[q + 1] - 1."""
+    footprint_target: np.ndarray
+    """Target cell of each footprint entry (int32)."""
+    footprint_source: np.ndarray
+    """[i, entry]: the source cell the stance's i-th orientation sends there (int32)."""
+    target_mask: np.ndarray
+    """[q]: the footprint of placement q as a target bitset."""
+    source_mask: np.ndarray
+    """[q, i]: the source cells placement q with its stance's i-th orientation can move."""
+    source_union: np.ndarray
+    """[q]: the union of source_mask[q, i] over i."""
+    target_reach: np.ndarray
+    """[q]: the union of target_mask[q'] for q' >= q."""
+    largest_after: np.ndarray
+    """[q]: the largest footprint of a placement q' >= q."""
+    full_source: np.ndarray
+    full_target: np.ndarray
+    neighbours: np.ndarray
+    """[x]: the source cells next to source cell x (up to 4, then -1)."""
+
+    @classmethod
+    def build(cls, source: Shape, target: Shape, flips: bool = False) -> Tables:
+        """The tables for cutting `source` into pieces that rebuild `target`."""
+        stance_list = stances(source, flips)
+        placements = legal_placements(stance_list, target)
+        words = max(-(-len(source) // 64), 1)
+        group = len(stance_list[0].orientations)
+        frames = [
+            [{cell: x for x, cell in enumerate(oriented(source.cells, t))} for t in s.orientations]
+            for s in stance_list
+        ]
+        starts = np.zeros(len(placements) + 1, np.int64)
+        targets: list[int] = []
+        sources: list[list[int]] = [[] for _ in range(group)]
+        target_mask = np.zeros((len(placements), words), np.uint64)
+        source_mask = np.zeros((len(placements), group, words), np.uint64)
+        for q, placement in enumerate(placements):
+            a, b = placement.shift
+            targets += placement.footprint
+            for i, frame in enumerate(frames[placement.stance]):
+                moved = [
+                    frame[(r - a, c - b)] for r, c in (target.cells[y] for y in placement.footprint)
+                ]
+                sources[i] += moved
+                source_mask[q, i] = bitset(moved, words)
+            target_mask[q] = bitset(placement.footprint, words)
+            starts[q + 1] = len(targets)
+        sizes = np.diff(starts)
+        reach = np.bitwise_or.accumulate(target_mask[::-1], axis=0)[::-1]
+        largest = np.maximum.accumulate(sizes[::-1])[::-1]
+        return cls(
+            source=source,
+            target=target,
+            stances=stance_list,
+            placements=placements,
+            footprint_start=starts,
+            footprint_target=np.array(targets, np.int32),
+            footprint_source=np.array(sources, np.int32).reshape(group, len(targets)),
+            target_mask=target_mask,
+            source_mask=source_mask,
+            source_union=np.bitwise_or.reduce(source_mask, axis=1),
+            target_reach=np.ascontiguousarray(reach),
+            largest_after=np.ascontiguousarray(largest),
+            full_source=bitset(range(len(source)), words),
+            full_target=bitset(range(len(target)), words),
+            neighbours=_neighbours(source),
+        )
+
+    @property
+    def group(self) -> int:
+        """Orientations per stance: the order of the source's symmetry group."""
+        return len(self.stances[0].orientations)
+
+
+def _neighbours(shape: Shape) -> np.ndarray:
+    index = {cell: x for x, cell in enumerate(shape.cells)}
+    table = np.full((len(shape), 4), -1, np.int32)
+    for x, (r, c) in enumerate(shape.cells):
+        near = [index[n] for n in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if n in index]
+        table[x, : len(near)] = near
+    return table

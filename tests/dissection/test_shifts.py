@@ -1,0 +1,56 @@
+"""Orientations, stances and the legal shifts, against the seed's list."""
+
+from __future__ import annotations
+
+import pytest
+
+from slidelab.dissection.library import load_library_shape
+from slidelab.dissection.motions import oriented, stances
+from slidelab.dissection.shape import Shape, parse_region, square
+from slidelab.dissection.shifts import Tables
+from tests.dissection.figures import RUNS, TOY_SHIFTS
+
+
+def test_the_toy_shape_has_the_seeds_29_shifts_in_its_order():
+    tables = Tables.build(square(3), load_library_shape("knuth-toy.dots"))
+    assert [p.shift for p in tables.placements] == TOY_SHIFTS
+    assert len(TOY_SHIFTS) == 29
+
+
+@pytest.mark.parametrize(("name", "shifts", "solutions"), RUNS)
+def test_shift_counts_of_the_seeds_runs(name, shifts, solutions):
+    target = load_library_shape(name)
+    assert len(Tables.build(square(target.side), target).placements) == shifts
+
+
+def test_orientation_one_is_a_quarter_turn_counterclockwise():
+    # The seed's t = 1 turns target cells clockwise back into the square, so pieces turn
+    # counterclockwise on their way out: the top right corner comes to the top left.
+    cells = ((0, 0), (0, 1), (0, 2), (1, 0))  # an L: a row of three, one cell below its left
+    turned = dict(zip(cells, oriented(cells, 1), strict=True))
+    assert turned[(0, 2)] == (0, 0)
+    assert turned[(0, 0)] == (2, 0)
+
+
+def test_stances_follow_the_sources_symmetry():
+    assert [s.orientations for s in stances(square(3))] == [(0, 1, 2, 3)]
+    assert [s.orientations for s in stances(square(3), flips=True)] == [tuple(range(8))]
+    rectangle = parse_region("***\n***\n")
+    assert [s.orientations for s in stances(rectangle)] == [(0, 2), (1, 3)]
+    ell = Shape(((0, 0), (1, 0), (2, 0), (2, 1)))
+    assert len(stances(ell)) == 4
+    assert len(stances(ell, flips=True)) == 8
+
+
+def test_every_placement_meets_the_target_and_masks_agree_with_footprints():
+    target = load_library_shape("knuth-toy.dots")
+    tables = Tables.build(square(3), target, flips=True)
+    assert tables.group == 8
+    for q, placement in enumerate(tables.placements):
+        begin, end = tables.footprint_start[q], tables.footprint_start[q + 1]
+        assert tuple(tables.footprint_target[begin:end]) == placement.footprint
+        assert int(tables.target_mask[q, 0]) == sum(1 << y for y in placement.footprint)
+        for i in range(tables.group):
+            moved = {int(x) for x in tables.footprint_source[i, begin:end]}
+            assert len(moved) == end - begin
+            assert int(tables.source_mask[q, i, 0]) == sum(1 << x for x in moved)
