@@ -4,6 +4,7 @@
 Starts its own Xvfb when there is no display; opens a classic sliding puzzle,
 solves and analyses it; enumerates antislide 4x4x4 and shows a packing exploded,
 with locks and in edit mode; solves the Soma cube and shows a solution; saves
+cuts Knuth's toy shape into three connected pieces and shows the pieces moving; saves
 PNGs into a folder (default out/screenshots).
 
     .venv/bin/python scripts/screenshots.py [FOLDER] [--puzzle klotski.slide] [--style 2]
@@ -108,6 +109,7 @@ def shoot(folder: Path, puzzle_name: str, style: int) -> None:
 
     saved += shoot_antislide(window, folder, settle)
     saved += shoot_polycube(window, folder, settle)
+    saved += shoot_dissection(window, folder, settle)
 
     for workbench in window.workbenches:
         workbench.undo_stack.setClean()
@@ -162,6 +164,30 @@ def shoot_polycube(window, folder: Path, settle) -> list[Path]:
     bench.view.set_explode(0.5)
     settle()
     saved.append(folder / "polycube-soma-solution.png")
+    window.grab().save(str(saved[-1]))
+    return saved
+
+
+def shoot_dissection(window, folder: Path, settle) -> list[Path]:
+    """Knuth's toy shape cut into 3 pieces; a solution, hovered, and half way into place."""
+    bench = window.dissection
+    window.open_library(bench, "knuth-toy.dots")
+    bench.pieces.setValue(3)
+    bench.connected.setChecked(True)
+    bench.solve()
+    settle(lambda: not window.runner.busy)
+    bench.solution_list.setCurrentRow(min(4, bench.solution_count() - 1))
+    view = bench.view
+    view.hovered = 2
+    bench._piece_hovered(2)
+    view.update()
+    settle()
+    saved = [folder / "dissection-solution.png"]
+    window.grab().save(str(saved[-1]))
+    view.hovered = 0
+    view.set_share(0.55)
+    settle()
+    saved.append(folder / "dissection-moving.png")
     window.grab().save(str(saved[-1]))
     return saved
 

@@ -12,12 +12,14 @@ from slidelab.fileio import read_text
 SLIDING = "sliding"
 POLYCUBE = "polycube"
 ANTISLIDE = "antislide"
+DISSECTION = "dissection"
 
 EXTENSIONS = {
     ".slide": SLIDING,
     ".pcube": POLYCUBE,
     ".xmpuzzle": POLYCUBE,
     ".antislide": ANTISLIDE,
+    ".dots": DISSECTION,
 }
 """File extensions each family claims; later families add theirs."""
 
@@ -46,6 +48,8 @@ def detect_family(path: str, text: str) -> str:
     if _BRICK_LINE.search(text):
         return ANTISLIDE
     lines = [line for line in text.splitlines() if line.strip()]
+    if lines and all(set(line.rstrip()) <= set(".*") for line in lines) and "*" in text:
+        return DISSECTION
     first = next((line for line in lines if not line.lstrip().startswith("#")), "")
     if _SLIDING_SIZE_LINE.match(first):
         return SLIDING
@@ -55,5 +59,6 @@ def detect_family(path: str, text: str) -> str:
     raise UnknownFormatError(
         f"{path}: not a puzzle file slidelab knows (expected a sliding-block puzzle, whose first "
         "line is 'ROWS x COLUMNS'; a polycube spec, whose first line lists the box's cells "
-        "like '[0-2][0-2][0-2]'; or an antislide packing with a '# brick AxBxC' line)"
+        "like '[0-2][0-2][0-2]'; an antislide packing with a '# brick AxBxC' line; or a "
+        "dissection shape drawn with '.' and '*')"
     )

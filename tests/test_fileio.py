@@ -7,7 +7,7 @@ import os
 import pytest
 
 from slidelab.fileio import FileAccessError, read_text, write_text_atomically
-from slidelab.formats import POLYCUBE, SLIDING, UnknownFormatError, detect_family
+from slidelab.formats import DISSECTION, POLYCUBE, SLIDING, UnknownFormatError, detect_family
 
 
 def test_atomic_save_replaces_the_file_and_leaves_nothing_behind(tmp_path):
@@ -46,5 +46,7 @@ def test_family_from_extension_or_content():
     assert detect_family("a.pcube", "") == POLYCUBE
     assert detect_family("soma.txt", "| Soma\n[0-2][0-2][0-2]\nV 000 100 010\n") == POLYCUBE
     assert detect_family("plate", "000 100 010 110\nD 000 100\n") == POLYCUBE
+    assert detect_family("toy.dots", "") == DISSECTION
+    assert detect_family("toy.txt", "****\n*..*\n.***\n") == DISSECTION
     with pytest.raises(UnknownFormatError, match=r"b\.txt: not a puzzle file slidelab knows"):
         detect_family("b.txt", "hello\n")

@@ -104,10 +104,10 @@ class LayerGrid(QWidget):
         self.canvas = _Canvas(self)
         self.canvas.pressed.connect(lambda x, y: self.cellPressed.emit(x, y, self.layer))
         self.canvas.dragged.connect(lambda x, y: self.cellDragged.emit(x, y, self.layer))
+        self._header = [QLabel("Layer"), self.layer_spin, self.layer_count]
         header = QHBoxLayout()
-        header.addWidget(QLabel("Layer"))
-        header.addWidget(self.layer_spin)
-        header.addWidget(self.layer_count)
+        for widget in self._header:
+            header.addWidget(widget)
         header.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -116,8 +116,11 @@ class LayerGrid(QWidget):
         self.set_dims(dims)
 
     def set_dims(self, dims: Cell) -> None:
-        """Show an X x Y x Z block; the layer is kept when it still exists."""
+        """Show an X x Y x Z block; the layer is kept when it still exists.  A flat block (Z = 1)
+        shows no layer controls."""
         self.dims = dims
+        for widget in self._header:
+            widget.setVisible(dims[2] > 1)
         self.layer_spin.setRange(0, dims[2] - 1)
         self.layer_count.setText(f"of 0-{dims[2] - 1}")
         self.set_layer(min(self.layer, dims[2] - 1))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTab
 from slidelab.errors import SlidelabError
 from slidelab.formats import family_of_file
 from slidelab.gui.antislide.workbench import AntislideWorkbench
+from slidelab.gui.dissection.workbench import DissectionWorkbench
 from slidelab.gui.polycube.workbench import PolycubeWorkbench
 from slidelab.gui.sliding.workbench import SlidingWorkbench
 from slidelab.gui.status import StatusPanel
@@ -54,7 +55,10 @@ class MainWindow(QMainWindow):
         self.sliding = SlidingWorkbench(self.runner, self.status_panel)
         self.antislide = AntislideWorkbench(self.runner, self.status_panel)
         self.polycube = PolycubeWorkbench(self.runner, self.status_panel)
-        self.workbenches: list[Workbench] = [self.sliding, self.antislide, self.polycube]
+        self.dissection = DissectionWorkbench(self.runner, self.status_panel)
+        self.workbenches: list[Workbench] = [
+            self.sliding, self.antislide, self.polycube, self.dissection,
+        ]  # fmt: skip
         self.paths: dict[str, str | None] = {w.family: None for w in self.workbenches}
         self.tabs = QTabWidget()
         self.undo_group = QUndoGroup(self)

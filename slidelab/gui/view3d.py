@@ -18,7 +18,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from OpenGL import GL
 from pyqtgraph import Vector
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QImage, QSurfaceFormat
 from PySide6.QtOpenGL import QOpenGLFramebufferObject, QOpenGLFramebufferObjectFormat
 from PySide6.QtWidgets import (
@@ -36,11 +36,10 @@ from PySide6.QtWidgets import (
 
 from slidelab.errors import SlidelabError
 from slidelab.export.gif import write_gif
-from slidelab.fileio import write_bytes_atomically
 from slidelab.geometry.meshes import Mesh, voxel_mesh
 from slidelab.geometry.palettes import PROBLEM_COLOUR, RGB
 from slidelab.geometry.scene import ScenePiece, explode_offsets, lambert, pick, sliced
-from slidelab.gui.images import image_to_rgb
+from slidelab.gui.images import image_to_rgb, save_png
 
 BACKGROUND: RGB = (246, 246, 243)
 EDGE_COLOUR: RGB = (32, 32, 38)
@@ -598,13 +597,7 @@ class VoxelView(QWidget):
 
     def export_png(self, path: str) -> None:
         """Save the view as a PNG image, atomically."""
-        data = QByteArray()
-        buffer = QBuffer(data)
-        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        if not self.grab_image().save(buffer, "PNG"):
-            raise SlidelabError(f"{path}: cannot encode the view as PNG")
-        buffer.close()
-        write_bytes_atomically(path, data.data())
+        save_png(self.grab_image(), path)
 
     def export_turntable_gif(
         self, path: str, frames: int = 36, size: tuple[int, int] | None = None

@@ -34,7 +34,7 @@ from slidelab.errors import SlidelabError
 from slidelab.export.gif import write_gif
 from slidelab.formats import SLIDING
 from slidelab.geometry.sliding_frames import still_frame
-from slidelab.gui.images import image_to_rgb
+from slidelab.gui.images import image_to_rgb, save_png
 from slidelab.gui.sliding.analysis_view import AnalysisView
 from slidelab.gui.sliding.board_view import BoardView
 from slidelab.gui.sliding.editor import BoardEditor
@@ -469,9 +469,7 @@ class SlidingWorkbench(TextDocument, WorkbenchWidget):
         """Save numbered PNG frames into `folder`; returns how many."""
         count = 0
         for count, image in enumerate(self._solution_frames(), 1):
-            target = Path(folder) / f"frame_{count:04d}.png"
-            if not image.save(str(target), "PNG"):
-                raise SlidelabError(f"{target}: cannot write")
+            save_png(image, Path(folder) / f"frame_{count:04d}.png")
         return count
 
     def _ask_export_gif(self) -> None:

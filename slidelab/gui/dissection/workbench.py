@@ -1,0 +1,357 @@
+"""The dissection workbench: click a shape, cut the square (or another shape) into d pieces.
+
+The document is the target shape in `.dots` form.  The target is drawn by clicking or
+dragging on a grid; the source is the n x n square, or a second shape drawn the same
+way.  Solve runs in the background; solutions stream into a list, and the chosen one
+shows the source and the target side by side, each piece in the same colour in both,
+with an animation that moves the pieces into place.  PNG and SVG export.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from slidelab.dissection.library import library_names
+from slidelab.dissection.model import MAX_PIECES, Dissection, Solution, square_source
+from slidelab.dissection.search import DissectionResult, SolutionsFound, smallest, solve
+from slidelab.dissection.shape import Cell, Shape, format_shape, parse_region
+from slidelab.dissection.shifts import Tables
+from slidelab.errors import SlidelabError
+from slidelab.export.svg import write_dissection_svg
+from slidelab.formats import DISSECTION
+from slidelab.geometry.palettes import piece_colour
+from slidelab.gui.dissection.view import DissectionView
+from slidelab.gui.images import save_png
+from slidelab.gui.layer_grid import LayerGrid
+from slidelab.gui.undo import Snapshot
+from slidelab.gui.workbench import TextDocument, WorkbenchWidget
+
+GRID = 8
+"""Rows and columns of the shape editors (more when a shape is bigger)."""
+SHOWN = 5000
+"""Most solutions listed; the count goes on past it."""
+SHAPE_COLOUR = (120, 120, 130)
+
+
+class DissectionWorkbench(TextDocument, WorkbenchWidget):
+    """Shape editors on the left, the two shapes in the middle, solving on the right."""
+
+    title = "Dissection"
+    family = DISSECTION
+    file_filter = "Dissection shapes (*.dots);;All files (*)"
+    default_name = "shape.dots"
+
+    def __init__(self, runner, status, parent: QWidget | None = None) -> None:
+        super().__init__(runner, status, parent)
+        self.target: frozenset[Cell] = frozenset()
+        self.source: frozenset[Cell] = frozenset()
+        self._painting = True
+        """Whether the current drag adds cells (True) or removes them."""
+        self._running = False
+        self._tables: Tables | None = None
+        self._solutions: list[Solution] = []
+
+        self.view = DissectionView()
+        self.view.pieceHovered.connect(self._piece_hovered)
+        splitter = QSplitter()
+        splitter.addWidget(self._shape_panel())
+        splitter.addWidget(self.view)
+        splitter.addWidget(self._solve_panel())
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([280, 560, 260])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+        runner.found.connect(self._solutions_found)
+        runner.finished.connect(self._run_finished)
+        runner.failed.connect(self._run_failed)
+        runner.cancelled.connect(self._run_ended)
+        runner.busyChanged.connect(lambda _busy: self._update_actions())
+        self.new_document()
+
+    # Panels ------------------------------------------------------------------------------
+
+    def _shape_panel(self) -> QWidget:
+        self.target_grid = LayerGrid((GRID, GRID, 1))
+        self.target_grid.setToolTip("Click or drag to add cells to the target or take them out")
+        self.target_grid.cellPressed.connect(lambda x, y, _z: self._pressed(x, y, True))
+        self.target_grid.cellDragged.connect(lambda x, y, _z: self._dragged(x, y, True))
+        self.target_info = QLabel()
+        self.target_info.setWordWrap(True)
+        self.custom_source = QGroupBox("Cut another shape, not the square")
+        self.custom_source.setCheckable(True)
+        self.custom_source.setChecked(False)
+        self.custom_source.toggled.connect(self._shapes_changed)
+        self.source_grid = LayerGrid((GRID, GRID, 1))
+        self.source_grid.setToolTip("Click or drag to draw the shape to cut")
+        self.source_grid.cellPressed.connect(lambda x, y, _z: self._pressed(x, y, False))
+        self.source_grid.cellDragged.connect(lambda x, y, _z: self._dragged(x, y, False))
+        inner = QVBoxLayout(self.custom_source)
+        inner.addWidget(self.source_grid)
+        panel = QWidget()
+        layout = QVBoxLayout(panel)
+        layout.addWidget(QLabel("Target"))
+        layout.addWidget(self.target_grid, 1)
+        layout.addWidget(self.target_info)
+        layout.addWidget(self.custom_source, 1)
+        return panel
+
+    def _solve_panel(self) -> QWidget:
+        self.pieces = QSpinBox()
+        self.pieces.setRange(2, MAX_PIECES)
+        self.pieces.setValue(3)
+        self.pieces.setToolTip("d: how many pieces the source is cut into")
+        self.connected = QCheckBox("Connected pieces")
+        self.connected.setToolTip("Every piece must hang together (4-connected)")
+        self.flips = QCheckBox("Pieces may be turned over")
+        self.fewest = QCheckBox("Fewest pieces (d at most)")
+        self.fewest.setToolTip("Try 2, 3, ... pieces up to d and stop at the first that works")
+        self.solve_button = QPushButton("Solve")
+        self.solve_button.clicked.connect(self.solve)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.runner.cancel)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.solve_button)
+        buttons.addWidget(self.cancel_button)
+        self.result_text = QLabel()
+        self.result_text.setWordWrap(True)
+        self.solution_list = QListWidget()
+        self.solution_list.currentRowChanged.connect(self._solution_chosen)
+        self.hover_text = QLabel()
+        self.animate_button = QPushButton("Animate")
+        self.animate_button.setToolTip("Move the pieces from the source into the target")
+        self.animate_button.clicked.connect(self.view.animate)
+        png = QPushButton("PNG…")
+        png.clicked.connect(lambda: self._ask_export("PNG images (*.png)", self.export_png))
+        svg = QPushButton("SVG…")
+        svg.clicked.connect(lambda: self._ask_export("SVG drawings (*.svg)", self.export_svg))
+        exports = QHBoxLayout()
+        exports.addWidget(png)
+        exports.addWidget(svg)
+        form = QFormLayout()
+        form.addRow("Pieces", self.pieces)
+        panel = QWidget()
+        layout = QVBoxLayout(panel)
+        layout.addLayout(form)
+        for widget in (self.connected, self.flips, self.fewest):
+            layout.addWidget(widget)
+        layout.addLayout(buttons)
+        layout.addWidget(self.result_text)
+        layout.addWidget(self.solution_list, 1)
+        layout.addWidget(self.hover_text)
+        layout.addWidget(self.animate_button)
+        layout.addLayout(exports)
+        return panel
+
+    # Document ----------------------------------------------------------------------------
+
+    def new_document(self) -> None:
+        self._replace(frozenset())
+
+    def load_text(self, text: str, source: str) -> None:
+        self._replace(frozenset(parse_region(text, source).cells))
+
+    def current_text(self) -> str:
+        if not self.target:
+            raise SlidelabError("the target has no cells")
+        return format_shape(Shape(tuple(self.target)))
+
+    def library_titles(self) -> dict[str, str]:
+        return {name: name.removesuffix(".dots").replace("-", " ") for name in library_names()}
+
+    def menus(self) -> list[QMenu]:
+        return []
+
+    def _replace(self, target: frozenset[Cell]) -> None:
+        self.undo_stack.clear()
+        self.show_target(target)
+        self.undo_stack.setClean()
+
+    def show_target(self, target: frozenset[Cell]) -> None:
+        """Show `target` in its editor; solutions of another target are dropped."""
+        self.target = target
+        self._shapes_changed()
+
+    # Editing -----------------------------------------------------------------------------
+
+    def _pressed(self, x: int, y: int, target: bool) -> None:
+        cells = self.target if target else self.source
+        self._painting = (y, x) not in cells
+        self._dragged(x, y, target)
+
+    def _dragged(self, x: int, y: int, target: bool) -> None:
+        cells = self.target if target else self.source
+        if ((y, x) in cells) == self._painting:
+            return
+        if target:
+            self.undo_stack.push(
+                Snapshot(self.show_target, self.target, self.target ^ {(y, x)}, "Edit target")
+            )
+        else:
+            self.source = self.source ^ {(y, x)}
+            self._shapes_changed()
+
+    def _shapes_changed(self) -> None:
+        """Refresh the editors, the cell count and the view after any change of shape."""
+        for grid, cells in ((self.target_grid, self.target), (self.source_grid, self.source)):
+            rows = max((r for r, _ in cells), default=0) + 2
+            columns = max((c for _, c in cells), default=0) + 2
+            grid.set_dims((max(GRID, columns), max(GRID, rows), 1))
+            grid.set_colours({(c, r, 0): SHAPE_COLOUR for r, c in cells})
+        count = len(self.target)
+        side = Shape(tuple(self.target)).side if count else None
+        if self.custom_source.isChecked():
+            match = "the same as" if len(self.source) == count else "not the same as"
+            self.target_info.setText(
+                f"{count} cells; the shape to cut has {len(self.source)}, {match} the target."
+            )
+        else:
+            square = f"= {side} x {side}, a square's worth" if side else "not a perfect square"
+            self.target_info.setText(f"{count} cells {square}.")
+        self._solutions = []
+        self.solution_list.clear()
+        self.result_text.setText("")
+        self._tables = self._current_tables()
+        self.view.set_content(self._tables, None)
+        self._update_actions()
+
+    def dissection(self) -> Dissection:
+        """The problem as drawn; raises SlidelabError when it cannot be solved."""
+        if not self.target:
+            raise SlidelabError("draw the target first")
+        target = Shape(tuple(self.target))
+        if self.custom_source.isChecked():
+            if not self.source:
+                raise SlidelabError("draw the shape to cut first")
+            source = Shape(tuple(self.source))
+        else:
+            source = square_source(target)
+        return Dissection(
+            source, target, self.pieces.value(), self.connected.isChecked(), self.flips.isChecked()
+        )
+
+    def _current_tables(self) -> Tables | None:
+        try:
+            dissection = self.dissection()
+        except SlidelabError:
+            return None
+        return Tables.build(dissection.source, dissection.target, dissection.flips)
+
+    # Solving -----------------------------------------------------------------------------
+
+    def _update_actions(self) -> None:
+        try:
+            self.dissection()
+            problem = ""
+        except SlidelabError as error:
+            problem = str(error)
+        self.solve_button.setEnabled(not problem and not self.runner.busy)
+        self.solve_button.setToolTip(problem or "Find every dissection")
+        self.cancel_button.setEnabled(self._running)
+
+    def solve(self) -> None:
+        """Search on the worker thread; solutions stream into the list."""
+        dissection = self.dissection()
+        self._tables = Tables.build(dissection.source, dissection.target, dissection.flips)
+        self._solutions = []
+        self.solution_list.clear()
+        self.result_text.setText("Solving…")
+        self._running = True
+        self.status.running(f"dissection into {dissection.pieces} pieces")
+        if self.fewest.isChecked():
+            most = dissection.pieces
+            start = replace(dissection, pieces=2)
+            self.runner.start(lambda: smallest(start, most=most))
+        else:
+            self.runner.start(lambda: solve(dissection))
+
+    def _solutions_found(self, event: object) -> None:
+        if not self._running or not isinstance(event, SolutionsFound):
+            return
+        room = SHOWN - len(self._solutions)
+        if room <= 0:
+            return
+        fresh = event.solutions()[:room]
+        start = len(self._solutions)
+        self._solutions += fresh
+        self.solution_list.addItems([f"Solution {start + k + 1}" for k in range(len(fresh))])
+        if start == 0:
+            self.solution_list.setCurrentRow(0)
+
+    def _run_finished(self, result: object) -> None:
+        if not self._running or not isinstance(result, DissectionResult):
+            return
+        self._running = False
+        shown = "" if result.count <= SHOWN else f" (the first {SHOWN:,} are listed)"
+        self.result_text.setText(
+            f"{result.count:,} solutions with {result.dissection.pieces} pieces; "
+            f"{result.shifts} legal shifts{shown}."
+        )
+        self.status.ready(f"{result.count:,} dissections")
+        self._update_actions()
+
+    def _run_failed(self, message: str) -> None:
+        if self._running:
+            self._run_ended()
+            QMessageBox.warning(self, "slidelab", message)
+
+    def _run_ended(self) -> None:
+        if not self._running:
+            return
+        self._running = False
+        self.result_text.setText(f"Stopped after {len(self._solutions):,} solutions.")
+        self.status.ready("stopped")
+        self._update_actions()
+
+    def _solution_chosen(self, row: int) -> None:
+        solution = self._solutions[row] if 0 <= row < len(self._solutions) else None
+        self.view.set_content(self._tables, solution)
+
+    def _piece_hovered(self, colour: int) -> None:
+        if not colour:
+            self.hover_text.setText("")
+            return
+        rgb = "#{:02x}{:02x}{:02x}".format(*piece_colour(colour - 1))
+        self.hover_text.setText(f"<span style='color:{rgb}'>■</span> piece {colour}")
+
+    def solution_count(self) -> int:
+        """Solutions listed (for tests)."""
+        return len(self._solutions)
+
+    # Export ------------------------------------------------------------------------------
+
+    def _ask_export(self, kind: str, export) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export", "", kind)
+        if path:
+            try:
+                export(path)
+            except SlidelabError as error:
+                QMessageBox.critical(self, "slidelab", f"Not exported: {error}")
+
+    def export_png(self, path: str) -> None:
+        save_png(self.view.grab().toImage(), path)
+
+    def export_svg(self, path: str) -> None:
+        if self._tables is None:
+            raise SlidelabError("nothing to export yet")
+        row = self.solution_list.currentRow()
+        solution = self._solutions[row] if 0 <= row < len(self._solutions) else None
+        write_dissection_svg(path, self._tables, solution)

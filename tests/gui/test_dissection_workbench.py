@@ -1,0 +1,96 @@
+"""The dissection workbench: click a shape, solve, and see each piece in one colour in both."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+
+import numpy as np
+
+from slidelab.geometry.palettes import piece_colour
+from slidelab.gui.images import image_to_rgb
+from tests.gui.mouse import LEFT
+
+TOY = {(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 3), (2, 1), (2, 2), (2, 3)}
+"""Knuth's toy shape: ****/*..*/.***."""
+
+
+def click_cell(qtbot, grid, row, column):
+    qtbot.mouseClick(grid.canvas, LEFT, pos=grid.cell_centre(column, row))
+
+
+def pixel(view, row, column, origin):
+    """The colour painted at the centre of a cell of one panel (origin: its x offset)."""
+    image = image_to_rgb(view.grab().toImage())
+    point = view.point(origin + column + 0.5, row + 0.5)
+    return tuple(int(v) for v in image[int(point.y()), int(point.x())])
+
+
+def test_click_the_toy_shape_solve_and_match_colours(window, qtbot, tmp_path):
+    bench = window.dissection
+    window.show_workbench(bench)
+    for row, column in sorted(TOY):
+        click_cell(qtbot, bench.target_grid, row, column)
+    assert bench.target == TOY
+    assert bench.target_info.text() == "9 cells = 3 x 3, a square's worth."
+    bench.pieces.setValue(2)
+    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.result_text.text() == "3 solutions with 2 pieces; 29 legal shifts."
+    assert bench.solution_count() == 3
+    view = bench.view
+    for row in range(3):
+        bench.solution_list.setCurrentRow(row)
+        solution = view.solution
+        target_origin = 3 + 2  # the square's 3 columns, then the gap of 2
+        for (r, c), colour in zip(view.tables.source.cells, solution.source_colours, strict=True):
+            assert pixel(view, r, c, 0) == piece_colour(colour - 1)
+        for (r, c), colour in zip(view.tables.target.cells, solution.target_colours, strict=True):
+            assert pixel(view, r, c, target_origin) == piece_colour(colour - 1)
+    # hovering a piece names it and outlines it in both shapes
+    qtbot.mouseMove(view, view.point(0.5, 0.5).toPoint())
+    qtbot.waitUntil(lambda: view.hovered != 0, timeout=2_000)
+    assert bench.hover_text.text().endswith(f"piece {view.hovered}")
+    image = image_to_rgb(view.grab().toImage())
+    for shape, colours, origin in (
+        (view.tables.source, view.solution.source_colours, 0),
+        (view.tables.target, view.solution.target_colours, target_origin),
+    ):
+        r, c = next(cell for cell, k in zip(shape.cells, colours, strict=True) if k == view.hovered)
+        edge = view.point(origin + c + 1 / 6, r + 0.5)  # on the highlight's inset outline
+        assert tuple(image[int(edge.y()), int(edge.x())]) == (255, 255, 255)
+    svg = tmp_path / "cut.svg"
+    bench.export_svg(str(svg))
+    fills = [e.get("fill") for e in ElementTree.parse(svg).getroot() if e.tag.endswith("rect")][1:]
+    assert len(fills) == 18  # nine cells in each shape
+    assert sorted(fills[:9]) == sorted(fills[9:])  # every piece as big in both
+
+
+def test_the_animation_ends_with_the_pieces_in_place(window, qtbot):
+    bench = window.dissection
+    window.open_library(bench, "knuth-toy.dots")
+    assert bench.target == TOY and not bench.is_modified()
+    bench.pieces.setValue(2)
+    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    finished = image_to_rgb(bench.view.grab().toImage())
+    bench.view.set_share(0.5)
+    halfway = image_to_rgb(bench.view.grab().toImage())
+    assert not np.array_equal(finished, halfway)
+    qtbot.mouseClick(bench.animate_button, LEFT)
+    assert bench.view.animating()
+    qtbot.waitUntil(lambda: not bench.view.animating(), timeout=10_000)
+    assert np.array_equal(image_to_rgb(bench.view.grab().toImage()), finished)
+
+
+def test_dots_files_open_here_and_edits_undo(window, qtbot, tmp_path):
+    path = tmp_path / "toy.dots"
+    path.write_text("****\n*..*\n.***\n")
+    assert window.open_path(str(path))
+    bench = window.dissection
+    assert window.workbench is bench and bench.target == TOY
+    click_cell(qtbot, bench.target_grid, 1, 1)
+    assert bench.is_modified() and len(bench.target) == 10
+    assert bench.target_info.text() == "10 cells not a perfect square."
+    assert not bench.solve_button.isEnabled()
+    window.undo_group.undo()
+    assert bench.target == TOY and not bench.is_modified()
