@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from slidelab.fileio import read_text, write_text_atomically
 from slidelab.gui.status import StatusPanel
@@ -86,3 +86,71 @@ class WorkbenchWidget(QWidget):
 
     def mark_saved(self) -> None:
         self.undo_stack.setClean()
+
+
+class RunningWorkbench(WorkbenchWidget):
+    """A workbench of panels around a view, whose runs stream results into a list.
+
+    Subclasses start runs with `start_run` and implement `run_found` (a batch of results),
+    `run_finished` (the result; returns the status-line message), `run_stopped` (after a
+    cancel or a failure) and `_update_actions`.  Events of runs other tabs started are
+    ignored.
+    """
+
+    def __init__(
+        self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(runner, status, parent)
+        self.running = False
+        runner.found.connect(lambda event: self.running and self.run_found(event))
+        runner.finished.connect(self._finished)
+        runner.failed.connect(self._failed)
+        runner.cancelled.connect(self._stopped)
+        runner.busyChanged.connect(lambda _busy: self._update_actions())
+
+    def place(self, panels: list[QWidget], sizes: list[int]) -> None:
+        """Lay out the tab: panels side by side, the second (the view) taking the extra room."""
+        splitter = QSplitter()
+        for widget in panels:
+            splitter.addWidget(widget)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes(sizes)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+    def start_run(self, phase: str, make_solver) -> None:
+        """Run `make_solver()` on the solver thread, showing `phase` in the status line."""
+        self.running = True
+        self.status.running(phase)
+        self.runner.start(make_solver)
+
+    def run_found(self, event: object) -> None:
+        raise NotImplementedError
+
+    def run_finished(self, result: object) -> str:
+        raise NotImplementedError
+
+    def run_stopped(self) -> None:
+        raise NotImplementedError
+
+    def _update_actions(self) -> None:
+        raise NotImplementedError
+
+    def _finished(self, result: object) -> None:
+        if self.running:
+            self.running = False
+            self.status.ready(self.run_finished(result))
+            self._update_actions()
+
+    def _failed(self, message: str) -> None:
+        if self.running:
+            self._stopped()
+            QMessageBox.warning(self, "slidelab", message)
+
+    def _stopped(self) -> None:
+        if self.running:
+            self.running = False
+            self.run_stopped()
+            self.status.ready("stopped")
+            self._update_actions()

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -40,7 +39,7 @@ from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.undo import Snapshot
 from slidelab.gui.view3d import VoxelView
-from slidelab.gui.workbench import TextDocument, WorkbenchWidget
+from slidelab.gui.workbench import RunningWorkbench, TextDocument
 from slidelab.gui.worker import SolverRunner
 from slidelab.library import shipped_names, shipped_text
 
@@ -60,7 +59,7 @@ class _NumberItem(QTableWidgetItem):
         return self.data(Qt.ItemDataRole.UserRole) < other.data(Qt.ItemDataRole.UserRole)
 
 
-class AntislideWorkbench(TextDocument, WorkbenchWidget):
+class AntislideWorkbench(TextDocument, RunningWorkbench):
     """Box and brick controls, the packing list, the 3D view and the edit tools."""
 
     title = "Antislide"
@@ -73,7 +72,6 @@ class AntislideWorkbench(TextDocument, WorkbenchWidget):
     ) -> None:
         super().__init__(runner, status, parent)
         self.document = PackingDocument(Box((3, 3, 3)), (2, 2, 1), ())
-        self._running = False
         self._found: list[Packing] = []
         self._run_box = self.document.box
         self._run_brick = self.document.brick
@@ -81,21 +79,7 @@ class AntislideWorkbench(TextDocument, WorkbenchWidget):
 
         self.view = VoxelView()
         self.view.pieceClicked.connect(self._piece_clicked)
-        splitter = QSplitter()
-        splitter.addWidget(self._run_panel())
-        splitter.addWidget(self.view)
-        splitter.addWidget(self._inspect_panel())
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([260, 560, 280])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
-
-        runner.found.connect(self._packings_found)
-        runner.finished.connect(self._run_finished)
-        runner.failed.connect(self._run_ended)
-        runner.cancelled.connect(self._run_ended)
-        runner.busyChanged.connect(lambda _busy: self._update_actions())
+        self.place([self._run_panel(), self.view, self._inspect_panel()], [260, 560, 280])
         self.new_document()
 
     # Panels ------------------------------------------------------------------------------
@@ -347,7 +331,7 @@ class AntislideWorkbench(TextDocument, WorkbenchWidget):
 
     def _update_actions(self) -> None:
         self.run_button.setEnabled(not self.runner.busy)
-        self.cancel_button.setEnabled(self._running)
+        self.cancel_button.setEnabled(self.running)
 
     def run(self) -> None:
         """Enumerate the classes of the chosen box and brick on the worker thread."""
@@ -359,12 +343,13 @@ class AntislideWorkbench(TextDocument, WorkbenchWidget):
         self.table.setSortingEnabled(False)
         self.table.setRowCount(0)
         self.summary.setText("Searching…")
-        self._running = True
-        self.status.running(f"antislide {'x'.join(map(str, box.dims))}")
-        self.runner.start(lambda: solve(box, brick, min_blocks=low, max_blocks=high, stream=True))
+        self.start_run(
+            f"antislide {'x'.join(map(str, box.dims))}",
+            lambda: solve(box, brick, min_blocks=low, max_blocks=high, stream=True),
+        )
 
-    def _packings_found(self, event: object) -> None:
-        if not self._running or not isinstance(event, PackingsFound):
+    def run_found(self, event: object) -> None:
+        if not isinstance(event, PackingsFound):
             return
         sorting = self.table.isSortingEnabled()
         self.table.setSortingEnabled(False)
@@ -378,10 +363,8 @@ class AntislideWorkbench(TextDocument, WorkbenchWidget):
             self._found.append(packing)
         self.table.setSortingEnabled(sorting)
 
-    def _run_finished(self, result: object) -> None:
-        if not self._running or not isinstance(result, AntislideResult):
-            return
-        self._running = False
+    def run_finished(self, result: object) -> str:
+        assert isinstance(result, AntislideResult)
         counts = ", ".join(f"{c} with {b}" for b, c in result.by_blocks.items())
         span = (
             f"; non-empty ones have {result.min_blocks}-{result.max_blocks} blocks"
@@ -393,17 +376,11 @@ class AntislideWorkbench(TextDocument, WorkbenchWidget):
             f"({counts}){span}."
         )
         self.table.setSortingEnabled(True)
-        self.status.ready(f"{result.solutions:,} antislide classes")
-        self._update_actions()
+        return f"{result.solutions:,} antislide classes"
 
-    def _run_ended(self, *_args: object) -> None:
-        if not self._running:
-            return
-        self._running = False
+    def run_stopped(self) -> None:
         self.summary.setText(f"Stopped after {len(self._found):,} packings.")
         self.table.setSortingEnabled(True)
-        self.status.ready("stopped")
-        self._update_actions()
 
     def _packing_chosen(self) -> None:
         rows = self.table.selectionModel().selectedRows()

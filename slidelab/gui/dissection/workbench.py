@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -41,7 +40,7 @@ from slidelab.gui.dissection.view import DissectionView
 from slidelab.gui.images import save_png
 from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.undo import Snapshot
-from slidelab.gui.workbench import TextDocument, WorkbenchWidget
+from slidelab.gui.workbench import RunningWorkbench, TextDocument
 
 GRID = 8
 """Rows and columns of the shape editors (more when a shape is bigger)."""
@@ -50,7 +49,7 @@ SHOWN = 5000
 SHAPE_COLOUR = (120, 120, 130)
 
 
-class DissectionWorkbench(TextDocument, WorkbenchWidget):
+class DissectionWorkbench(TextDocument, RunningWorkbench):
     """Shape editors on the left, the two shapes in the middle, solving on the right."""
 
     title = "Dissection"
@@ -64,27 +63,12 @@ class DissectionWorkbench(TextDocument, WorkbenchWidget):
         self.source: frozenset[Cell] = frozenset()
         self._painting = True
         """Whether the current drag adds cells (True) or removes them."""
-        self._running = False
         self._tables: Tables | None = None
         self._solutions: list[Solution] = []
 
         self.view = DissectionView()
         self.view.pieceHovered.connect(self._piece_hovered)
-        splitter = QSplitter()
-        splitter.addWidget(self._shape_panel())
-        splitter.addWidget(self.view)
-        splitter.addWidget(self._solve_panel())
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([280, 560, 260])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
-
-        runner.found.connect(self._solutions_found)
-        runner.finished.connect(self._run_finished)
-        runner.failed.connect(self._run_failed)
-        runner.cancelled.connect(self._run_ended)
-        runner.busyChanged.connect(lambda _busy: self._update_actions())
+        self.place([self._shape_panel(), self.view, self._solve_panel()], [280, 560, 260])
         self.new_document()
 
     # Panels ------------------------------------------------------------------------------
@@ -265,7 +249,7 @@ class DissectionWorkbench(TextDocument, WorkbenchWidget):
             problem = str(error)
         self.solve_button.setEnabled(not problem and not self.runner.busy)
         self.solve_button.setToolTip(problem or "Find every dissection")
-        self.cancel_button.setEnabled(self._running)
+        self.cancel_button.setEnabled(self.running)
 
     def solve(self) -> None:
         """Search on the worker thread; solutions stream into the list."""
@@ -274,17 +258,16 @@ class DissectionWorkbench(TextDocument, WorkbenchWidget):
         self._solutions = []
         self.solution_list.clear()
         self.result_text.setText("Solving…")
-        self._running = True
-        self.status.running(f"dissection into {dissection.pieces} pieces")
+        phase = f"dissection into {dissection.pieces} pieces"
         if self.fewest.isChecked():
             most = dissection.pieces
             start = replace(dissection, pieces=2)
-            self.runner.start(lambda: smallest(start, most=most))
+            self.start_run(phase, lambda: smallest(start, most=most))
         else:
-            self.runner.start(lambda: solve(dissection))
+            self.start_run(phase, lambda: solve(dissection))
 
-    def _solutions_found(self, event: object) -> None:
-        if not self._running or not isinstance(event, SolutionsFound):
+    def run_found(self, event: object) -> None:
+        if not isinstance(event, SolutionsFound):
             return
         room = SHOWN - len(self._solutions)
         if room <= 0:
@@ -296,30 +279,17 @@ class DissectionWorkbench(TextDocument, WorkbenchWidget):
         if start == 0:
             self.solution_list.setCurrentRow(0)
 
-    def _run_finished(self, result: object) -> None:
-        if not self._running or not isinstance(result, DissectionResult):
-            return
-        self._running = False
+    def run_finished(self, result: object) -> str:
+        assert isinstance(result, DissectionResult)
         shown = "" if result.count <= SHOWN else f" (the first {SHOWN:,} are listed)"
         self.result_text.setText(
             f"{result.count:,} solutions with {result.dissection.pieces} pieces; "
             f"{result.shifts} legal shifts{shown}."
         )
-        self.status.ready(f"{result.count:,} dissections")
-        self._update_actions()
+        return f"{result.count:,} dissections"
 
-    def _run_failed(self, message: str) -> None:
-        if self._running:
-            self._run_ended()
-            QMessageBox.warning(self, "slidelab", message)
-
-    def _run_ended(self) -> None:
-        if not self._running:
-            return
-        self._running = False
+    def run_stopped(self) -> None:
         self.result_text.setText(f"Stopped after {len(self._solutions):,} solutions.")
-        self.status.ready("stopped")
-        self._update_actions()
 
     def _solution_chosen(self, row: int) -> None:
         solution = self._solutions[row] if 0 <= row < len(self._solutions) else None

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -55,7 +54,7 @@ from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.undo import Snapshot
 from slidelab.gui.view3d import VoxelView
-from slidelab.gui.workbench import WorkbenchWidget
+from slidelab.gui.workbench import RunningWorkbench
 from slidelab.gui.worker import SolverRunner
 from slidelab.polycube.draft import Draft, split_header
 from slidelab.polycube.library import library_names
@@ -73,7 +72,7 @@ DROP_STEPS = 8
 DROP_MS = 30
 
 
-class PolycubeWorkbench(WorkbenchWidget):
+class PolycubeWorkbench(RunningWorkbench):
     """Piece list and editors on the left, the 3D view in the middle, solving on the right."""
 
     title = "Polycube"
@@ -86,7 +85,6 @@ class PolycubeWorkbench(WorkbenchWidget):
     ) -> None:
         super().__init__(runner, status, parent)
         self.draft = Draft(frozenset(), ())
-        self._running = False
         self._packing: Packing | None = None
         self.burr: Puzzle | None = None
         """The BurrTools puzzle shown instead of a spec, if one was opened."""
@@ -108,24 +106,12 @@ class PolycubeWorkbench(WorkbenchWidget):
         self.pages.addTab(self._box_page(), "Box")
         self.pages.addTab(self._solve_page(), "Solve")
         self.pages.currentChanged.connect(self._refresh_view)
-        splitter = QSplitter()
-        splitter.addWidget(self.pages)
-        splitter.addWidget(self.view)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([330, 700])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        self.place([self.pages, self.view], [330, 700])
 
         self.dlx_menu = QMenu("&Polycube", self)
         export = self.dlx_menu.addAction("Export &DLX…")
         export.triggered.connect(self._ask_export_dlx)
 
-        runner.found.connect(self._solutions_found)
-        runner.finished.connect(self._run_finished)
-        runner.failed.connect(self._run_failed)
-        runner.cancelled.connect(self._run_ended)
-        runner.busyChanged.connect(lambda _busy: self._update_actions())
         self.new_document()
 
     # Pages -------------------------------------------------------------------------------
@@ -573,19 +559,17 @@ class PolycubeWorkbench(WorkbenchWidget):
             distinct = partial(search_distinct, packing)
         self._forget_solutions()
         self.result_text.setText("Solving…")
-        self._running = True
         self.pages.setCurrentIndex(2)
-        self.status.running("polycube")
         if self.distinct.isChecked():
-            self.runner.start(distinct)
+            self.start_run("polycube", distinct)
         elif self.count_only.isChecked():
-            self.runner.start(lambda: solve(problem, count_only=True))
+            self.start_run("polycube", lambda: solve(problem, count_only=True))
         else:
             limit = self.first.value() or None
-            self.runner.start(lambda: solve(problem, limit=limit))
+            self.start_run("polycube", lambda: solve(problem, limit=limit))
 
-    def _solutions_found(self, event: object) -> None:
-        if not self._running or not isinstance(event, SolutionsFound):
+    def run_found(self, event: object) -> None:
+        if not isinstance(event, SolutionsFound):
             return
         start = len(self._solutions)
         self._solutions += event.solutions
@@ -595,10 +579,7 @@ class PolycubeWorkbench(WorkbenchWidget):
         if start == 0:
             self.solution_list.setCurrentRow(0)
 
-    def _run_finished(self, result: object) -> None:
-        if not self._running:
-            return
-        self._running = False
+    def run_finished(self, result: object) -> str:
         if isinstance(result, DistinctCount):
             symmetry = "rotations and reflections" if result.reflections else "rotations"
             text = (
@@ -610,27 +591,15 @@ class PolycubeWorkbench(WorkbenchWidget):
                 f"{result.assemblies:,} assemblies up to the result's symmetries, as BurrTools "
                 f"counts them; {result.fixed:,} in the fixed result."
             )
-        elif isinstance(result, ExactCoverResult):
+        else:
+            assert isinstance(result, ExactCoverResult)
             more = "" if result.complete else " (stopped at the limit)"
             text = f"{result.count:,} solutions{more}."
-        else:
-            return
         self.result_text.setText(text)
-        self.status.ready(text.split(";")[0].rstrip("."))
-        self._update_actions()
+        return text.split(";")[0].rstrip(".")
 
-    def _run_failed(self, message: str) -> None:
-        if self._running:
-            self._run_ended()
-            QMessageBox.warning(self, "slidelab", message)
-
-    def _run_ended(self) -> None:
-        if not self._running:
-            return
-        self._running = False
+    def run_stopped(self) -> None:
         self.result_text.setText(f"Stopped after {len(self._solutions):,} solutions.")
-        self.status.ready("stopped")
-        self._update_actions()
 
     def solution_count(self) -> int:
         """Solutions listed in the browser (for tests)."""
