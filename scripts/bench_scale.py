@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Wall time of big counts on 1 and 2 local processes and on a 2-worker Dask LocalCluster.
 
-Antislide 4x5x5 and the solid pentominoes (pentacubes) in a 3x4x5 box, each counted
-in subproblems (`slidelab.parallel`) with --jobs 1, --jobs 2 and a LocalCluster of
+Antislide 4x5x5, the solid pentominoes (pentacubes) in a 3x4x5 box and the seed's
+toy shape cut from the 3x3 square into 5 pieces (dissection), each counted in
+subproblems (`slidelab.parallel`) with --jobs 1, --jobs 2 and a LocalCluster of
 two single-threaded worker processes, plus the plain one-process search for
 reference.  Median wall seconds of several runs; speed-ups against --jobs 1.
 
@@ -23,6 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from slidelab.antislide.model import Box
 from slidelab.antislide.search import solve as antislide
 from slidelab.antislide.split import solve_split
+from slidelab.dissection.library import load_library_shape
+from slidelab.dissection.model import Dissection, square_source
+from slidelab.dissection.search import count_solutions
+from slidelab.dissection.split import solve_split as dissect_split
 from slidelab.exactcover.search import solve
 from slidelab.exactcover.split import search_split
 from slidelab.polycube.library import load_library_spec
@@ -47,6 +52,8 @@ def main() -> None:
 
     box = Box((4, 5, 5))
     problem = build_packing(load_library_spec("solid-pentominoes-3x4x5.pcube")).problem
+    toy = load_library_shape("knuth-toy.dots")
+    dissection = Dissection(square_source(toy), toy, 5)
     cases = {
         "antislide 4x5x5": (
             lambda: run_to_end(antislide(box)).solutions,
@@ -55,6 +62,12 @@ def main() -> None:
         "pentacubes 3x4x5": (
             lambda: run_to_end(solve(problem, count_only=True)).count,
             lambda **where: run_to_end(search_split(problem, **where)).count,
+        ),
+        "dissection toy d=5": (
+            lambda: count_solutions(dissection).count,
+            lambda **where: (
+                run_to_end(dissect_split(dissection, listing=False, **where)).result.count
+            ),
         ),
     }
     with LocalCluster(

@@ -7,17 +7,25 @@ import json
 import os
 import sys
 from collections.abc import Generator
-from typing import Any
+from typing import Any, TypeVar
 
 from slidelab.dissection.model import Dissection, Solution, square_source
-from slidelab.dissection.search import DissectionResult, Event, smallest, solve
+from slidelab.dissection.search import DissectionResult, Event, SolutionsFound, smallest, solve
 from slidelab.dissection.shape import parse_region, parse_shape
+from slidelab.dissection.split import SplitDissection, solve_split
 from slidelab.dissection.text import Layout, batch_bytes, colour_rows
+from slidelab.errors import SlidelabError
 from slidelab.fileio import read_text
+from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import ProgressLine
 from slidelab.runs import Progress
 
 EXIT_FOUND, EXIT_NONE = 0, 1
+
+PRINT_ROWS = 1 << 16
+"""Solutions of a split search printed at a time."""
+
+R = TypeVar("R")
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:
@@ -47,29 +55,47 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--min-pieces",
         action="store_true",
-        help="raise the number of pieces from 2 until there are solutions (D at most)",
+        help="raise the number of pieces from 2 until there are solutions (D at most); "
+        "searches in one process",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_parallel_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Carry out one `slidelab dissect` command; returns the exit status."""
+    """Carry out one `slidelab dissect` command; returns the exit status.
+
+    Counts are searched in subproblems on all cores unless --min-pieces is given;
+    listings only when --jobs, --scheduler or --journal asks for it.
+    """
+    if args.min_pieces and wants_split(args):
+        raise SlidelabError(
+            "--min-pieces tries 2, 3, ... pieces in turn in one process and cannot be combined "
+            "with --jobs, --scheduler or --journal: search each number of pieces with them instead"
+        )
     dissection = _dissection(args)
     listing = not args.count
-    search = (
-        smallest(dissection, listing=listing, most=args.pieces)
-        if args.min_pieces
-        else solve(dissection, listing=listing)
-    )
+    search: Generator[Event, None, DissectionResult | SplitDissection]
+    if args.min_pieces:
+        search = smallest(dissection, listing=listing, most=args.pieces)
+    elif wants_split(args) or not listing:
+        search = _in_subproblems(dissection, listing, args)
+    else:
+        search = solve(dissection, listing=listing)
     try:
-        result, found = _drive(search, dissection, args.json)
+        outcome, found = _drive(search, dissection, args.json)
     except BrokenPipeError:
         # The reader has gone (`| head`): stop quietly, as the seed's program does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FOUND
+    if isinstance(outcome, SplitDissection):
+        result = outcome.result
+        split = {"subproblems": outcome.subproblems, "resumed": outcome.resumed}
+    else:
+        result, split = outcome, {}
     if args.json:
-        print(json.dumps(_summary(result) | ({"found": found} if listing else {})))
+        print(json.dumps(_summary(result) | ({"found": found} if listing else {}) | split))
     else:
         print(_summary_line(result, args.min_pieces))
     return EXIT_FOUND if result.count else EXIT_NONE
@@ -87,9 +113,26 @@ def _dissection(args: argparse.Namespace) -> Dissection:
     return Dissection(source or square_source(target), target, pieces, args.connected, args.flips)
 
 
+def _in_subproblems(
+    dissection: Dissection, listing: bool, args: argparse.Namespace
+) -> Generator[Event, None, SplitDissection]:
+    """`solve_split` as `solve` runs: progress, then the solutions in batches."""
+    split = yield from solve_split(
+        dissection, listing=listing, jobs=jobs_of(args), scheduler=args.scheduler,
+        journal=args.journal,
+    )  # fmt: skip
+    found = split.found
+    for start in range(0, len(found), PRINT_ROWS):
+        end = start + PRINT_ROWS
+        yield SolutionsFound(
+            found.maps[start:end], found.source_colours[start:end], found.target_colours[start:end]
+        )
+    return split
+
+
 def _drive(
-    search: Generator[Event, None, DissectionResult], dissection: Dissection, as_json: bool
-) -> tuple[DissectionResult, list[dict[str, Any]]]:
+    search: Generator[Event, None, R], dissection: Dissection, as_json: bool
+) -> tuple[R, list[dict[str, Any]]]:
     """Run the search, printing solutions as they come (or collecting them for JSON)."""
     progress = ProgressLine()
     layout = Layout.of(dissection.source, dissection.target)

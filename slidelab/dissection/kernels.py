@@ -37,6 +37,14 @@ counts only if each colour class is 4-connected and colours that share a map are
 both used, the first cell of the lower colour coming first (so that each split
 of a map's cells counts once).
 
+Subproblems: the levels below `prefix.size` are forced to the choices in `prefix`
+(a forced choice the whole search would not try there ends the search at once, as
+does backing up past a forced level).  Each forced level is reached in the state
+the whole search reaches it in, so a subproblem finds exactly the whole search's
+solutions below its prefix, in the same order.  When `split_at` >= 0, every choice
+at level split_at - 1 that passes its tests is written to `kids` (counted in
+st[KIDS]) instead of being followed: that lists a subproblem's children.
+
 `search` runs until `budget` steps (tree nodes and exact-cover nodes) are used,
 the output buffer is full, or the search is over; all its state is in `st`,
 `choice` and the arrays it is given, so the next call carries on.
@@ -49,11 +57,11 @@ from numba import njit
 
 from slidelab.exactcover import kernels as dlx
 
-LV, PHASE, FOUND, COVERS, TUPLES, SEARCHES, STORED, ITEMS, TIMES, PAIRS = range(10)
+LV, PHASE, FOUND, COVERS, TUPLES, SEARCHES, STORED, ITEMS, TIMES, PAIRS, KIDS = range(11)
 """Slots of `st`: level, phase, solutions, covering multisets, covering map tuples,
 matchings handed to exact cover, output rows in use, items of that exact cover,
-the product of the pairs' choices, and the number of pairs."""
-SLOTS = 10
+the product of the pairs' choices, the number of pairs, and children listed."""
+SLOTS = 11
 
 TRY, NEXT, MATCH, EMIT, OVER = 0, 1, 2, 3, 4
 """Phases: try choice[lv]; advance choice[lv]; run the exact cover; write a matching
@@ -388,6 +396,17 @@ def _expand(choice, d, colour, partner, pair_cell, pair_colours, pair_count, dig
 
 
 @njit(cache=True, nogil=True)
+def _choices(lv, d, placements, group):
+    """How many choices level lv has: placements, then orientation 0 only for colour 1
+    (turning the whole source is a symmetry), then any orientation."""
+    if lv < d:
+        return placements
+    if lv == d:
+        return 1
+    return group
+
+
+@njit(cache=True, nogil=True)
 def search(
     st, choice, cover_t, cover_s, reach_s, unique, forced, forced_s,
     edge_s, edge_t, deg_s, deg_t, colour, partner, taken, queue, slot,
@@ -396,7 +415,8 @@ def search(
     x, ft, degree, tried, regs, rng, sol_opts, sol_ends, option_cell, option_colour,
     fp_start, fp_target, fp_source, target_mask, source_mask, source_union,
     target_reach, largest_after, full_source, full_target, neighbours, orientation_of,
-    d, group, connected, keep, out_colours, out_target, out_maps, budget,
+    d, group, connected, keep, out_colours, out_target, out_maps, prefix, split_at, kids,
+    budget,
 ):  # fmt: skip
     """Advance the search by about `budget` steps; returns DONE, BUDGET_USED or BUFFER_FULL."""
     placements = target_mask.shape[0]
@@ -456,14 +476,11 @@ def search(
                 phase = NEXT
             continue
         if phase == NEXT:
+            if lv < prefix.size:
+                phase = OVER  # a forced level has no other choice: the subproblem is done
+                continue
             choice[lv] += 1
-            if lv < d:
-                end = placements
-            elif lv == d:
-                end = 1
-            else:
-                end = group
-            if choice[lv] < end:
+            if choice[lv] < _choices(lv, d, placements, group):
                 phase = TRY
             elif lv == 0:
                 phase = OVER
@@ -473,6 +490,11 @@ def search(
         # phase == TRY
         steps += 1
         phase = NEXT
+        if lv < prefix.size:
+            # A forced level: its one choice, if the whole search tries it here.
+            if prefix[lv] < choice[lv] or prefix[lv] >= _choices(lv, d, placements, group):
+                continue
+            choice[lv] = prefix[lv]
         if lv < d:
             k = lv
             q = choice[k]
@@ -492,6 +514,10 @@ def search(
                 if gap & ~target_reach[q, w]:
                     ok = False
             if not ok or missing > (d - k - 1) * largest_after[q]:
+                continue
+            if lv + 1 == split_at:
+                kids[st[KIDS]] = q
+                st[KIDS] += 1
                 continue
             if k + 1 < d:
                 lv = k + 1
@@ -526,6 +552,10 @@ def search(
             if forced_s[k, w] & forced[k, i, w]:
                 ok = False
         if not ok:
+            continue
+        if lv + 1 == split_at:
+            kids[st[KIDS]] = i
+            st[KIDS] += 1
             continue
         if k + 1 < d:
             lv += 1

@@ -5,7 +5,8 @@
 chunk (as arrays: toy problems already have millions of solutions); it returns
 a `DissectionResult`.  Closing it cancels the run.  The kernel's stacks live in
 `_State`, which this module owns.  `smallest` raises d from 2 until some
-dissection exists.
+dissection exists.  `solve(..., prefix=...)` searches one subtree, and
+`branch_choices` lists the subtrees below one (see `split`).
 
     for event in solve(Dissection(square(3), target, pieces=2)):
         if isinstance(event, SolutionsFound):
@@ -14,6 +15,7 @@ dissection exists.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Generator
@@ -197,26 +199,99 @@ class _State:
 
 
 def solve(
-    dissection: Dissection, *, listing: bool = True
+    dissection: Dissection, *, listing: bool = True, prefix: tuple[int, ...] = ()
 ) -> Generator[Event, None, DissectionResult]:
-    """Find every dissection, yielding progress and (when `listing`) batches of solutions."""
-    started = time.perf_counter()
-    tables = Tables.build(dissection.source, dissection.target, dissection.flips)
+    """Find every dissection, yielding progress and (when `listing`) batches of solutions.
+
+    `prefix` restricts the search to one subtree: the choices forced at its first levels
+    (placement numbers for colours 1, 2, ..., then orientation indices, as in `kernels`).
+    Its counts are those the whole search makes in that subtree, forced levels included.
+    """
+    run = _Run(dissection, listing, prefix, -1)
+    state = run.state
     d = dissection.pieces
-    cells = len(dissection.source)
-    state = _State.create(cells, tables.target_mask.shape[1], d)
-    rows = max(BUFFER_CELLS // cells, 64) if listing else 1
-    out_colours = np.zeros((rows, cells), np.int8)
-    out_target = np.zeros((rows, cells), np.int8)
-    out_maps = np.zeros((rows, d, 2), np.int32)
-    orientation_of = np.array(
-        [tables.stances[p.stance].orientations for p in tables.placements], np.int32
-    )
-    budget = 1024
+    placements = len(run.tables.placements)
     while True:
+        status = run.chunk()
+        stored = int(state.st[kernels.STORED])
+        state.st[kernels.STORED] = 0
+        if stored:
+            yield SolutionsFound(
+                maps=run.out_maps[:stored].copy(),
+                source_colours=run.out_colours[:stored].copy(),
+                target_colours=run.out_target[:stored].copy(),
+            )
+        if status == kernels.DONE:
+            break
+        level = int(state.st[kernels.LV])
+        yield Progress(
+            phase=f"dissection into {d} pieces",
+            explored=int(state.st[kernels.TUPLES]),
+            elapsed=time.perf_counter() - run.started,
+            depth=d,
+            found=int(state.st[kernels.FOUND]),
+            fraction=_fraction(state.choice, level, placements, d, run.tables.group, len(prefix)),
+        )
+    return DissectionResult(
+        dissection=dissection,
+        shifts=placements,
+        count=int(state.st[kernels.FOUND]),
+        covers=int(state.st[kernels.COVERS]),
+        tuples=int(state.st[kernels.TUPLES]),
+        searches=int(state.st[kernels.SEARCHES]),
+        seconds=time.perf_counter() - run.started,
+    )
+
+
+def branch_choices(dissection: Dissection, prefix: tuple[int, ...] = ()) -> list[int]:
+    """The choices open at the level after `prefix`, increasing: each one with `prefix` is a
+    subtree, and together they hold every solution below `prefix` (none after all 2d levels)."""
+    if len(prefix) >= 2 * dissection.pieces:
+        return []
+    run = _Run(dissection, False, prefix, len(prefix) + 1)
+    while run.chunk() != kernels.DONE:
+        pass
+    return run.kids[: run.state.st[kernels.KIDS]].tolist()
+
+
+@functools.lru_cache(maxsize=4)
+def shift_tables(dissection: Dissection) -> Tables:
+    """The kernel's tables for `dissection`, built once per process (a split search asks for
+    them for every subproblem)."""
+    return Tables.build(dissection.source, dissection.target, dissection.flips)
+
+
+class _Run:
+    """The kernel's arrays for one search, and chunks of it sized to take CHUNK_SECONDS."""
+
+    def __init__(
+        self, dissection: Dissection, listing: bool, prefix: tuple[int, ...], split_at: int
+    ) -> None:
+        self.started = time.perf_counter()
+        tables = self.tables = shift_tables(dissection)
+        self.dissection = dissection
+        self.listing = listing
+        d = dissection.pieces
+        cells = len(dissection.source)
+        self.state = _State.create(cells, tables.target_mask.shape[1], d)
+        rows = max(BUFFER_CELLS // cells, 64) if listing else 1
+        self.out_colours = np.zeros((rows, cells), np.int8)
+        self.out_target = np.zeros((rows, cells), np.int8)
+        self.out_maps = np.zeros((rows, d, 2), np.int32)
+        self.orientation_of = np.array(
+            [tables.stances[p.stance].orientations for p in tables.placements], np.int32
+        )
+        self.prefix = np.array(prefix, np.int64)
+        self.split_at = split_at
+        self.kids = np.zeros(max(len(tables.placements), tables.group), np.int64)
+        self.budget = 1024
+
+    def chunk(self) -> int:
+        """One kernel call; returns its status."""
+        tables = self.tables
         tick = time.perf_counter()
         status = kernels.search(
-            *state.arrays(),
+            *self.state.arrays(),
             tables.footprint_start,
             tables.footprint_target,
             tables.footprint_source,
@@ -228,45 +303,22 @@ def solve(
             tables.full_source,
             tables.full_target,
             tables.neighbours,
-            orientation_of,
-            d,
+            self.orientation_of,
+            self.dissection.pieces,
             tables.group,
-            dissection.connected,
-            listing,
-            out_colours,
-            out_target,
-            out_maps,
-            budget,
+            self.dissection.connected,
+            self.listing,
+            self.out_colours,
+            self.out_target,
+            self.out_maps,
+            self.prefix,
+            self.split_at,
+            self.kids,
+            self.budget,
         )
         took = time.perf_counter() - tick
-        budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 30))
-        stored = int(state.st[kernels.STORED])
-        state.st[kernels.STORED] = 0
-        if stored:
-            yield SolutionsFound(
-                maps=out_maps[:stored].copy(),
-                source_colours=out_colours[:stored].copy(),
-                target_colours=out_target[:stored].copy(),
-            )
-        if status == kernels.DONE:
-            break
-        yield Progress(
-            phase=f"dissection into {d} pieces",
-            explored=int(state.st[kernels.TUPLES]),
-            elapsed=time.perf_counter() - started,
-            depth=d,
-            found=int(state.st[kernels.FOUND]),
-            fraction=_fraction(state.choice, int(state.st[kernels.LV]), len(tables.placements), d),
-        )
-    return DissectionResult(
-        dissection=dissection,
-        shifts=len(tables.placements),
-        count=int(state.st[kernels.FOUND]),
-        covers=int(state.st[kernels.COVERS]),
-        tuples=int(state.st[kernels.TUPLES]),
-        searches=int(state.st[kernels.SEARCHES]),
-        seconds=time.perf_counter() - started,
-    )
+        self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 30))
+        return status
 
 
 def smallest(
@@ -300,13 +352,24 @@ def find_solutions(dissection: Dissection) -> list[Solution]:
     return found
 
 
-def _fraction(choice: np.ndarray, level: int, placements: int, d: int) -> float:
-    """The share of placement multisets that come before the current one in the search order."""
-    total = math.comb(placements + d - 1, d)
-    before, low = 0, 0
-    for k in range(min(level + 1, d)):
-        value = min(int(choice[k]), placements)
-        rest = d - k - 1
-        before += sum(math.comb(placements - u + rest - 1, rest) for u in range(low, value))
-        low = value
-    return min(before / total, 1.0)
+def _fraction(
+    choice: np.ndarray, level: int, placements: int, d: int, group: int, start: int
+) -> float:
+    """The share of the subtree below the first `start` levels that comes before the current
+    path: exact over the placement multisets, then as if every orientation led to an equal
+    subtree (Knuth's estimate)."""
+    done, weight = 0.0, 1.0
+    if start < d:
+        low = int(choice[start - 1]) if start else 0
+        total = math.comb(placements - low + d - start - 1, d - start)
+        before = 0
+        for k in range(start, min(level + 1, d)):
+            value = min(int(choice[k]), placements)
+            rest = d - k - 1
+            before += sum(math.comb(placements - u + rest - 1, rest) for u in range(low, value))
+            low = value
+        done, weight = before / total, 1 / total
+    for k in range(max(start, d + 1), level + 1):
+        done += weight * int(choice[k]) / group
+        weight /= group
+    return min(done, 1.0)

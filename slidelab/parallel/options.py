@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from slidelab.errors import SlidelabError
 from slidelab.parallel.run import default_jobs
 
 
@@ -31,7 +32,7 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
 def jobs_of(args: argparse.Namespace) -> int:
     """How many local processes to use: --jobs, or all cores."""
     if args.jobs is not None and args.jobs < 1:
-        raise argparse.ArgumentTypeError("--jobs must be at least 1")
+        raise SlidelabError("--jobs must be at least 1")
     return args.jobs or default_jobs()
 
 

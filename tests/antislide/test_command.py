@@ -85,3 +85,8 @@ def test_jobs_and_journal_give_the_same_counts(capsys, tmp_path):
     assert run(*arguments) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["by_blocks"] == first["by_blocks"] and again["resumed"] == first["subproblems"]
+
+
+def test_jobs_must_be_positive():
+    with pytest.raises(SlidelabError, match=r"^--jobs must be at least 1$"):
+        run("3", "3", "3", "--jobs", "0")
