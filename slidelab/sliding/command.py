@@ -11,7 +11,14 @@ from slidelab.progress import ProgressLine
 from slidelab.runs import run_to_end
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.render import describe_move, render_board
-from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
+from slidelab.sliding.search import (
+    Analysis,
+    SolveResult,
+    analyze,
+    default_jobs,
+    every_style,
+    solve,
+)
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_configuration, read_puzzle_file
 
@@ -47,6 +54,14 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         metavar="N",
         help="stop after N configurations (default: what fits in memory)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="N",
+        help="threads expanding each big layer of the search (default: every core, "
+        "%(default)s here)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -57,13 +72,16 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError(f"{args.file}: cannot read: {error.strerror}") from None
     if args.max_states is not None and args.max_states < 1:
         raise SlidelabError("--max-states must be at least 1")
+    if args.jobs < 1:
+        raise SlidelabError("--jobs must be at least 1")
     search = analyze if args.analyze else solve
+    settings = {"max_states": args.max_states, "jobs": args.jobs}
     progress = ProgressLine()
     if args.all_styles:
-        run = every_style(search, puzzle, max_states=args.max_states)
+        run = every_style(search, puzzle, **settings)
         outcomes: list[SolveResult | Analysis] = list(run_to_end(run, progress))
     else:
-        outcomes = [run_to_end(search(puzzle, args.style, max_states=args.max_states), progress)]
+        outcomes = [run_to_end(search(puzzle, args.style, **settings), progress)]
     progress.clear()
     if args.json:
         objects = [_as_json(puzzle, outcome) for outcome in outcomes]

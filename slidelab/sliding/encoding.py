@@ -43,6 +43,24 @@ class Tables:
     def bytes_per_key(self) -> int:
         return 8 * self.words
 
+    @property
+    def layout(self) -> tuple:
+        """The board and piece arguments of `kernels.expand`, in its order."""
+        return (
+            self.bits,
+            self.per_word,
+            self.kind_of,
+            self.seg_lo,
+            self.seg_hi,
+            self.off_lo,
+            self.off_hi,
+            self.offs,
+            self.pad_of,
+            self.cell_of,
+            self.base_occ,
+            self.width,
+        )
+
     def encode(self, placements: tuple[Placement, ...]) -> np.ndarray:
         """Pack a configuration (its placements must match the start's piece counts)."""
         cols = self.puzzle.cols

@@ -12,7 +12,10 @@ lands on a boundary cell.  In the occupancy array `occ`, -1 is a boundary or
 obstacle, 0 is empty and k > 0 is piece k - 1.
 
 `expand` works on a bounded number of parents per call and returns, so the
-driver can report progress, grow the arrays, or stop between calls.
+driver can report progress, grow the arrays, or stop between calls.  Told to
+`sift`, it only reads the table and collects the successors the table lacks, so
+several threads can expand disjoint ranges of parents at once (the kernels
+release the GIL); `insert_all` then inserts what they collected, in order.
 """
 
 from __future__ import annotations
@@ -90,33 +93,40 @@ def unpack_row(states, row, bits, per_word, out):
 
 
 @njit(cache=True, nogil=True)
-def insert(states, parents, n, table, key, parent, max_fill):
-    """Add `key` if it is new; returns (new n, NEW | OLD | FULL)."""
+def _find(table, key, slot):
+    """Probe `table` for `key` from `slot`: (its slot, True), or (the empty slot, False)."""
     mask = table.shape[0] - 1
-    slot = np.int64(_hash(key) & np.uint64(mask))
-    words = key.size
     first = key[0] | USED
     while True:
         head = table[slot, 0]
         if head == 0:
-            if n >= states.shape[0] or n >= max_fill:
-                return n, FULL
-            table[slot, 0] = first
-            for w in range(words):
-                states[n, w] = key[w]
-            for w in range(1, words):
-                table[slot, w] = key[w]
-            parents[n] = parent
-            return n + 1, NEW
+            return slot, False
         if head == first:
             same = True
-            for w in range(1, words):
+            for w in range(1, key.size):
                 if table[slot, w] != key[w]:
                     same = False
                     break
             if same:
-                return n, OLD
+                return slot, True
         slot = (slot + 1) & mask
+
+
+@njit(cache=True, nogil=True)
+def insert(states, parents, n, table, key, parent, max_fill):
+    """Add `key` if it is new; returns (new n, NEW | OLD | FULL)."""
+    slot, found = _find(table, key, np.int64(_hash(key) & np.uint64(table.shape[0] - 1)))
+    if found:
+        return n, OLD
+    if n >= states.shape[0] or n >= max_fill:
+        return n, FULL
+    table[slot, 0] = key[0] | USED
+    for w in range(key.size):
+        states[n, w] = key[w]
+    for w in range(1, key.size):
+        table[slot, w] = key[w]
+    parents[n] = parent
+    return n + 1, NEW
 
 
 @njit(cache=True, nogil=True)
@@ -264,13 +274,12 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
 
 
 @njit(cache=True, nogil=True)
-def _flush(states, parents, n, table, pending, pending_parent, count, max_fill, slots):
-    """Insert the pending configurations in order; returns (n, index of the first that
-    did not fit or -1).
+def _touch(table, pending, count, slots):
+    """Put the home slot of each pending configuration in `slots`, loading each once.
 
     Hash table and state lookups miss the cache on big searches.  Touching every
     slot first, in a loop of independent loads, lets the processor overlap those
-    misses; the insertions that follow then find their memory in cache.
+    misses; the lookups that follow then find their memory in cache.
     """
     mask = table.shape[0] - 1
     touched = np.uint64(0)
@@ -278,10 +287,76 @@ def _flush(states, parents, n, table, pending, pending_parent, count, max_fill, 
         slots[i] = np.int64(_hash(pending[i]) & np.uint64(mask))
         touched += table[slots[i], 0]
     slots[count] = np.int64(touched & np.uint64(1))  # keeps the touching loads alive
+
+
+@njit(cache=True, nogil=True)
+def _flush(states, parents, n, table, pending, pending_parent, count, max_fill, slots):
+    """Insert the pending configurations in order; returns (n, index of the first that
+    did not fit or -1)."""
+    _touch(table, pending, count, slots)
     for i in range(count):
         n, status = insert(states, parents, n, table, pending[i], pending_parent[i], max_fill)
         if status == FULL:
             return n, i
+    return n, -1
+
+
+@njit(cache=True, nogil=True)
+def _sift(table, pending, pending_parent, count, out, out_parent, n_out, slots):
+    """Append the pending configurations that `table` lacks to `out`, in order.
+
+    Returns (n_out, index of the first that did not fit or -1).  When `out` fills
+    up, the successors of that configuration's parent already appended are taken
+    back too, so `out` holds whole parents only.
+    """
+    _touch(table, pending, count, slots)
+    for i in range(count):
+        if _find(table, pending[i], slots[i])[1]:
+            continue
+        if n_out >= out.shape[0]:
+            while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:
+                n_out -= 1
+            return n_out, i
+        for w in range(out.shape[1]):
+            out[n_out, w] = pending[i, w]
+        out_parent[n_out] = pending_parent[i]
+        n_out += 1
+    return n_out, -1
+
+
+@njit(cache=True, nogil=True)
+def _drain(
+    sift,
+    states,
+    parents,
+    n,
+    table,
+    pending,
+    pending_parent,
+    count,
+    max_fill,
+    out,
+    out_parent,
+    slots,
+):
+    """Hand the pending configurations to `_sift` (into `out`) or to `_flush` (into the table)."""
+    if sift:
+        return _sift(table, pending, pending_parent, count, out, out_parent, n, slots)
+    return _flush(states, parents, n, table, pending, pending_parent, count, max_fill, slots)
+
+
+@njit(cache=True, nogil=True)
+def insert_all(states, parents, n, table, keys, key_parent, max_fill):
+    """Insert every row of `keys` in order, as `expand` would have; returns (n, index of
+    the first that did not fit or -1)."""
+    slots = np.empty(PENDING + 1, np.int64)
+    for lo in range(0, keys.shape[0], PENDING):
+        hi = min(keys.shape[0], lo + PENDING)
+        n, failed = _flush(
+            states, parents, n, table, keys[lo:hi], key_parent[lo:hi], hi - lo, max_fill, slots
+        )
+        if failed >= 0:
+            return n, lo + failed
     return n, -1
 
 
@@ -336,6 +411,9 @@ def expand(
     cell_of,
     base_occ,
     width,
+    sift,
+    out,
+    out_parent,
 ):
     """Expand parents lo.. (at most `budget` of them, stopping at hi).
 
@@ -343,13 +421,18 @@ def expand(
     Successors are inserted in the order they are generated.  When one does not
     fit, its parent is expanded again from the start on the next call; the
     configurations it already added are found again as old.
+
+    With `sift`, the table is only read: the successors it lacks are appended to
+    `out` with their parents in `out_parent` (n counts the rows of `out`, `parents`
+    and `max_fill` are not used), whole parents at a time, for `insert_all` to
+    insert later.  Calls on disjoint ranges can then run on several threads.
     """
     n_pieces = kind_of.size
     n_vertices = n_pieces + 1
     anchors = np.empty(n_pieces, np.int64)
     buf = np.empty(n_pieces, np.int64)
     occ = np.empty(base_occ.size, np.int64)
-    # Successors wait in `pending` and are inserted in batches (see _flush).
+    # Successors wait in `pending` and are handled in batches (see _drain).
     pending = np.empty((PENDING, states.shape[1]), np.uint64)
     pending_parent = np.empty(PENDING, np.int64)
     slots = np.empty(PENDING + 1, np.int64)
@@ -474,7 +557,8 @@ def expand(
                 pending_parent[n_pending] = parent
                 n_pending += 1
                 if n_pending == pending_parent.size:
-                    n, failed = _flush(
+                    n, failed = _drain(
+                        sift,
                         states,
                         parents,
                         n,
@@ -483,6 +567,8 @@ def expand(
                         pending_parent,
                         n_pending,
                         max_fill,
+                        out,
+                        out_parent,
                         slots,
                     )
                     n_pending = 0
@@ -495,8 +581,19 @@ def expand(
                 for o in range(off_lo[k], off_hi[k]):
                     occ[base + offs[o]] = p + 1
         parent += 1
-    n, failed = _flush(
-        states, parents, n, table, pending, pending_parent, n_pending, max_fill, slots
+    n, failed = _drain(
+        sift,
+        states,
+        parents,
+        n,
+        table,
+        pending,
+        pending_parent,
+        n_pending,
+        max_fill,
+        out,
+        out_parent,
+        slots,
     )
     if failed >= 0:
         return pending_parent[failed], n, NEED_ROOM

@@ -3,13 +3,20 @@
 `solve` and `analyze` are generators: they yield `Progress` between bounded
 kernel calls (about 50 ms each) and return their result, so a caller can show
 progress or stop at any time by closing the generator.
+
+With `jobs` > 1, a chunk of a big layer is split between threads that generate
+successors and drop those already known (the kernels release the GIL); this
+thread then inserts the rest in the order one thread would have met them, so
+the results are the same for every `jobs`.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from collections.abc import Callable, Generator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -31,6 +38,16 @@ MAX_LOAD = 0.7
 """Fill factor at which the hash table doubles."""
 
 FARTHEST_EXAMPLES = 5
+
+SPLIT_SECONDS = 0.001
+"""Work each thread must get, at the pace measured on the previous chunk, for a chunk to be split
+between threads: a hand-off costs about 0.1 ms."""
+
+SPLIT_PARENTS = 64
+"""Parents each thread must get too: a pace timed on a few parents is mostly noise."""
+
+SIFT_ROWS = 1 << 16
+"""Initial rows of each thread's buffer of unknown successors (doubled when one overflows)."""
 
 
 @dataclass(frozen=True)
@@ -94,8 +111,10 @@ class _Space:
     def bytes_used(self) -> int:
         return self.states.nbytes + self.parents.nbytes + self.table.nbytes
 
-    def make_room(self) -> None:
-        """Grow whichever array stopped the kernel."""
+    def make_room(self, limit: int) -> bool:
+        """Grow whichever array stopped the kernel; False, growing nothing, at `limit`."""
+        if self.n >= limit:
+            return False
         if self.n >= self.states.shape[0]:
             capacity = 2 * self.states.shape[0]
             states = np.zeros((capacity, self.tables.words), np.uint64)
@@ -106,6 +125,7 @@ class _Space:
         if self.n >= int(self.table.shape[0] * MAX_LOAD):
             self.table = np.zeros((2 * self.table.shape[0], self.tables.words), np.uint64)
             kernels.rehash(self.states, self.n, self.table)
+        return True
 
     def path_to(self, index: int) -> tuple[Configuration, ...]:
         chain = []
@@ -171,6 +191,123 @@ class _Outcome:
         return tuple(sizes)
 
 
+class _Expander:
+    """Expands a chunk of a layer on this thread, or split over up to `jobs` threads."""
+
+    def __init__(self, tables: Tables, style: int, jobs: int) -> None:
+        self.layout = tables.layout
+        self.style = style
+        self.jobs = jobs
+        self.words = tables.words
+        self.pool = ThreadPoolExecutor(max(1, jobs - 1))  # starts threads on first use
+        self.pace = 0.0  # seconds of one thread's work per parent, on the last step
+        self.no_out = self._buffers(0)
+        self.outs = [self._buffers(SIFT_ROWS if jobs > 1 else 0) for _ in range(jobs)]
+
+    def _buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray]:
+        return np.empty((rows, self.words), np.uint64), np.empty(rows, np.int64)
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+    def step(self, space: _Space, lo: int, hi: int, budget: int, limit: int) -> tuple[int, int]:
+        """Expand parents lo.. (at most `budget`, stopping at hi) into `space`, up to `limit`
+        configurations, as `kernels.expand` does; returns (next parent, status)."""
+        stop = min(hi, lo + budget)
+        work = (stop - lo) * self.pace
+        threads = min(self.jobs, (stop - lo) // SPLIT_PARENTS, int(work / SPLIT_SECONDS))
+        tick = time.perf_counter()
+        if threads > 1:
+            parent, status = self._split(space, lo, stop, hi, limit, threads)
+        else:
+            parent, status = self._expand(space, lo, hi, budget, limit)
+        if parent > lo:
+            self.pace = (time.perf_counter() - tick) * max(threads, 1) / (parent - lo)
+        return parent, status
+
+    def _expand(self, space: _Space, lo: int, hi: int, budget: int, limit: int) -> tuple[int, int]:
+        """`kernels.expand` on this thread, inserting as it goes."""
+        parent, space.n, status = kernels.expand(
+            space.states,
+            space.parents,
+            space.n,
+            space.table,
+            lo,
+            hi,
+            budget,
+            self.style,
+            min(space.max_fill, limit),
+            *self.layout,
+            False,
+            *self.no_out,
+        )
+        return parent, status
+
+    def _split(
+        self, space: _Space, lo: int, stop: int, hi: int, limit: int, threads: int
+    ) -> tuple[int, int]:
+        """Sift parents lo..stop in `threads` slices at once, then insert what is left in order.
+
+        The tables grow here as needed (a chunk is not sifted again).  A slice whose
+        buffer filled up is finished on this thread, and the buffers grow for the next
+        chunk.
+        """
+        bounds = [lo + (stop - lo) * i // threads for i in range(threads + 1)]
+        slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(threads)]
+        futures = [self.pool.submit(self._sift, space, *job) for job in slices[1:]]
+        sifted = [self._sift(space, *slices[0])] + [future.result() for future in futures]
+        for ((out, out_parent), _, end), (parent, rows) in zip(slices, sifted, strict=True):
+            done = 0
+            while done < rows:
+                space.n, failed = kernels.insert_all(
+                    space.states,
+                    space.parents,
+                    space.n,
+                    space.table,
+                    out[done:rows],
+                    out_parent[done:rows],
+                    min(space.max_fill, limit),
+                )
+                done = rows if failed < 0 else done + failed
+                if done < rows and not space.make_room(limit):
+                    return int(out_parent[done]), kernels.NEED_ROOM
+            if parent < end:
+                self.outs = [self._buffers(2 * out.shape[0]) for _ in self.outs]
+            while parent < end:
+                parent, status = self._expand(space, parent, end, end - parent, limit)
+                if status == kernels.NEED_ROOM and not space.make_room(limit):
+                    return parent, status
+        return stop, kernels.RANGE_DONE if stop >= hi else kernels.BUDGET_USED
+
+    def _sift(
+        self, space: _Space, out: tuple[np.ndarray, np.ndarray], lo: int, hi: int
+    ) -> tuple[int, int]:
+        """Successors of parents lo..hi the table lacks, into `out`; (next parent, rows)."""
+        parent, rows, _ = kernels.expand(
+            space.states,
+            space.parents,
+            0,
+            space.table,
+            lo,
+            hi,
+            hi - lo,
+            self.style,
+            0,
+            *self.layout,
+            True,
+            *out,
+        )
+        return parent, rows
+
+
+def default_jobs() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def check_style(puzzle: Puzzle, style: int) -> MoveStyle:
     """The move style numbered `style`, if this puzzle can be searched with it."""
     try:
@@ -204,9 +341,12 @@ def available_memory() -> int:
 
 
 def _bfs(
-    puzzle: Puzzle, style: int, max_states: int | None, stop_at_goal: bool
+    puzzle: Puzzle, style: int, max_states: int | None, stop_at_goal: bool, jobs: int | None
 ) -> Generator[Progress, None, _Outcome]:
     check_style(puzzle, style)
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise SlidelabError(f"the number of jobs must be at least 1, not {jobs}")
     tables = build_tables(puzzle)
     limit = max_states if max_states is not None else default_max_states(tables)
     goal = _GoalTables.build(tables)
@@ -224,6 +364,19 @@ def _bfs(
     if stop_at_goal and goal.scan(space, 0, 1, True)[0] == 0:
         outcome.goal_index = 0
         return outcome
+    expander = _Expander(tables, style, jobs)
+    try:
+        yield from _layers(space, outcome, goal if stop_at_goal else None, expander, limit)
+    finally:
+        expander.close()
+    return outcome
+
+
+def _layers(
+    space: _Space, outcome: _Outcome, goal: _GoalTables | None, expander: _Expander, limit: int
+) -> Generator[Progress, None, None]:
+    """Expand one distance layer after another into `outcome`, until none is new, the goal
+    (if any) is met or `limit` is reached."""
     started = time.perf_counter()
     budget = 64
     distance = 0
@@ -235,59 +388,35 @@ def _bfs(
         while parent < hi:
             before = space.n
             tick = time.perf_counter()
-            parent, space.n, status = kernels.expand(
-                space.states,
-                space.parents,
-                space.n,
-                space.table,
-                parent,
-                hi,
-                budget,
-                style,
-                min(space.max_fill, limit),
-                tables.bits,
-                tables.per_word,
-                tables.kind_of,
-                tables.seg_lo,
-                tables.seg_hi,
-                tables.off_lo,
-                tables.off_hi,
-                tables.offs,
-                tables.pad_of,
-                tables.cell_of,
-                tables.base_occ,
-                tables.width,
-            )
+            parent, status = expander.step(space, parent, hi, budget, limit)
             took = time.perf_counter() - tick
             budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 8), 1 << 22))
-            if stop_at_goal and space.n > before:
+            if goal is not None and space.n > before:
                 first, _ = goal.scan(space, before, space.n, True)
                 if first >= 0:
                     outcome.goal_index = first
-                    return outcome
-            if status == kernels.NEED_ROOM:
-                if space.n >= limit:
-                    outcome.limit_message = (
-                        f"stopped at distance {distance} after {space.n:,} configurations, "
-                        f"the limit set by --max-states ({limit:,}); the search held "
-                        f"{space.bytes_used() / 2**20:,.1f} MiB"
-                    )
-                    return outcome
-                space.make_room()
+                    return
+            if status == kernels.NEED_ROOM and not space.make_room(limit):
+                outcome.limit_message = (
+                    f"stopped at distance {distance} after {space.n:,} configurations, "
+                    f"the limit set by --max-states ({limit:,}); the search held "
+                    f"{space.bytes_used() / 2**20:,.1f} MiB"
+                )
+                return
             yield Progress(
-                phase=f"breadth-first search, style {style}",
+                phase=f"breadth-first search, style {expander.style}",
                 explored=space.n,
                 elapsed=time.perf_counter() - started,
                 depth=distance,
             )
-    return outcome
 
 
 def solve(
-    puzzle: Puzzle, style: int, *, max_states: int | None = None
+    puzzle: Puzzle, style: int, *, max_states: int | None = None, jobs: int | None = None
 ) -> Generator[Progress, None, SolveResult]:
-    """Find a shortest solution of `puzzle` with moves of `style` (0-5)."""
-    outcome = yield from _bfs(puzzle, style, max_states, stop_at_goal=True)
+    """Find a shortest solution of `puzzle` with moves of `style` (0-5), on `jobs` threads
+    (default: every core)."""
+    outcome = yield from _bfs(puzzle, style, max_states, True, jobs)
     space = outcome.space
     memory = space.bytes_used()
     if outcome.goal_index < 0:
@@ -298,10 +427,11 @@ def solve(
 
 
 def analyze(
-    puzzle: Puzzle, style: int, *, max_states: int | None = None
+    puzzle: Puzzle, style: int, *, max_states: int | None = None, jobs: int | None = None
 ) -> Generator[Progress, None, Analysis]:
-    """Explore everything reachable from the start of `puzzle` with moves of `style`."""
-    outcome = yield from _bfs(puzzle, style, max_states, stop_at_goal=False)
+    """Explore everything reachable from the start of `puzzle` with moves of `style`, on
+    `jobs` threads (default: every core)."""
+    outcome = yield from _bfs(puzzle, style, max_states, False, jobs)
     space = outcome.space
     layers = outcome.layers
     last = sum(layers[:-1])
@@ -328,11 +458,12 @@ def every_style(
     puzzle: Puzzle,
     *,
     max_states: int | None = None,
+    jobs: int | None = None,
 ) -> Generator[Progress, None, tuple[ResultT, ...]]:
     """Run `search` (`solve` or `analyze`) in every move style, one after the other."""
     results = []
     for style in MoveStyle:
-        results.append((yield from search(puzzle, style, max_states=max_states)))
+        results.append((yield from search(puzzle, style, max_states=max_states, jobs=jobs)))
     return tuple(results)
 
 
@@ -352,3 +483,6 @@ def warm_up() -> None:
                 pass
     space = _Space.create(build_tables(puzzle), capacity=4)
     kernels.rehash(space.states, 0, space.table)
+    kernels.insert_all(
+        space.states, space.parents, 0, space.table, space.states[:0], np.empty(0, np.int64), 0
+    )

@@ -97,3 +97,14 @@ def test_help_lists_the_slide_command(capsys):
         main(["--help"])
     assert done.value.code == 0
     assert "slide" in capsys.readouterr().out
+
+
+def test_jobs_gives_the_same_json_on_any_number_of_threads(capsys, silly):
+    outputs = [run_json(capsys, silly, "--analyze", "--style", "3", "--jobs", n) for n in "123"]
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0][1]["layers"] == list(SILLY_LAYERS[3])
+
+
+def test_jobs_below_one_is_refused(capsys, silly):
+    assert main(["slide", silly, "--jobs", "0"]) == 2
+    assert capsys.readouterr().err == "slidelab: --jobs must be at least 1\n"

@@ -1,0 +1,149 @@
+"""The breadth-first search on several threads gives exactly what one thread gives.
+
+Library puzzles are small, so most tests lower the threshold (and the sifting
+buffers) to send every chunk through the threads, and count the chunks that went
+there, so no test passes by never leaving one thread.  The hypothesis test
+reuses the random puzzles of the reference comparison.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+import pytest
+from hypothesis import given
+
+from slidelab.errors import SlidelabError
+from slidelab.runs import Progress, run_to_end
+from slidelab.sliding import search
+from slidelab.sliding.encoding import build_tables
+from slidelab.sliding.library import load_library_puzzle
+from slidelab.sliding.model import Puzzle
+from slidelab.sliding.search import (
+    SIFT_ROWS,
+    SPLIT_PARENTS,
+    SPLIT_SECONDS,
+    SolveResult,
+    analyze,
+    solve,
+)
+from slidelab.sliding.textformat import parse_puzzle
+from tests.sliding.test_reference_agreement import RANDOM_PUZZLES, puzzles
+from tests.sliding.test_search import single_blank
+
+
+@dataclass(frozen=True)
+class Splitting:
+    """Values for the search's `SIFT_ROWS`, `SPLIT_SECONDS` and `SPLIT_PARENTS`."""
+
+    rows: int
+    seconds: float
+    parents: int
+
+
+EVERYWHERE = Splitting(rows=8, seconds=1e-12, parents=1)
+"""Split every chunk of two parents or more; buffers so small they overflow, so slices are also
+finished on one thread."""
+
+DEFAULTS = Splitting(SIFT_ROWS, SPLIT_SECONDS, SPLIT_PARENTS)
+
+LIBRARY = ["knuth-silly.slide", "klotski.slide", "century.slide", "mas-puzzle.slide"]
+
+MANY_WORDS = (
+    "8 x 8 (eleven pieces: keys of two words)\n1 = 1\n2 = 11\n3 = 1/1\n"
+    + f"111223{'0' * 47}111220\n"
+    + f"111223{'0' * 47}221110\n"
+)
+"""Six bits an anchor, ten anchors a word: eleven pieces need two words."""
+
+
+@contextmanager
+def counting_splits(splitting: Splitting) -> Iterator[list[int]]:
+    """Search with these settings; yields a one-item count of the chunks split."""
+    splits = [0]
+    split = search._Expander._split
+
+    def counted(self: search._Expander, *args: object) -> tuple[int, int]:
+        splits[0] += 1
+        return split(self, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "SIFT_ROWS", splitting.rows)
+        patch.setattr(search, "SPLIT_SECONDS", splitting.seconds)
+        patch.setattr(search, "SPLIT_PARENTS", splitting.parents)
+        patch.setattr(search._Expander, "_split", counted)
+        yield splits
+
+
+def assert_same_on_threads(
+    puzzle: Puzzle, style: int, jobs: int, splitting: Splitting = EVERYWHERE, **options: int
+) -> int:
+    """analyze and solve agree with jobs=1 in every field; returns the chunks split."""
+    alone = [
+        run_to_end(analyze(puzzle, style, jobs=1, **options)),
+        run_to_end(solve(puzzle, style, jobs=1, **options)),
+    ]
+    with counting_splits(splitting) as splits:
+        together = [
+            run_to_end(analyze(puzzle, style, jobs=jobs, **options)),
+            run_to_end(solve(puzzle, style, jobs=jobs, **options)),
+        ]
+    for one, many in zip(alone, together, strict=True):
+        if isinstance(one, SolveResult):  # how far past the goal it got depends on chunk times
+            one = replace(one, memory_bytes=many.memory_bytes)
+        assert many == one
+    return splits[0]
+
+
+@pytest.mark.parametrize("name", LIBRARY)
+@pytest.mark.parametrize("style", [0, 2, 5])
+def test_library_puzzles_give_the_same_results_on_two_threads(name: str, style: int) -> None:
+    assert assert_same_on_threads(load_library_puzzle(name), style, 2) > 0
+
+
+@pytest.mark.parametrize("style", [1, 3, 4])
+def test_three_threads_and_keys_of_several_words_under_a_state_limit(style: int) -> None:
+    puzzle = parse_puzzle(MANY_WORDS)
+    assert build_tables(puzzle).words == 2
+    big_buffers = Splitting(rows=4096, seconds=1e-12, parents=1)
+    assert assert_same_on_threads(puzzle, style, 3, big_buffers, max_states=30_000) > 0
+
+
+@RANDOM_PUZZLES
+@given(puzzle=puzzles())
+def test_random_puzzles_give_the_same_results_on_two_threads(puzzle: Puzzle) -> None:
+    for style in range(6):
+        assert_same_on_threads(puzzle, style, 2)
+
+
+def test_default_threshold_splits_big_layers_only() -> None:
+    """Hughes's puzzle (under 530 configurations) is too small to split; the eight puzzle's
+    big layers are split."""
+    with counting_splits(DEFAULTS) as splits:
+        hughes = load_library_puzzle("hughes.slide")
+        for style in range(6):
+            run_to_end(analyze(hughes, style, jobs=2))
+    assert splits[0] == 0
+    eight = parse_puzzle(single_blank(3, 3))
+    assert assert_same_on_threads(eight, 0, 2, DEFAULTS) > 0
+
+
+def test_threaded_search_yields_progress_and_stops_its_threads_when_closed() -> None:
+    before = threading.active_count()
+    with counting_splits(EVERYWHERE) as splits:
+        run = analyze(parse_puzzle(single_blank(3, 3)), 0, jobs=2)
+        for event in run:
+            assert isinstance(event, Progress)
+            if splits[0] > 3:
+                break
+        run.close()
+    assert splits[0] > 3
+    assert threading.active_count() == before
+
+
+def test_jobs_must_be_positive() -> None:
+    with pytest.raises(SlidelabError, match="the number of jobs must be at least 1, not 0"):
+        run_to_end(solve(load_library_puzzle("knuth-silly.slide"), 0, jobs=0))
