@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import median_seconds
 
 from slidelab.dissection.library import load_library_shape
 from slidelab.dissection.model import Dissection, square_source
@@ -46,16 +45,6 @@ def listed(problem: Dissection) -> int:
                 sink.write(batch_bytes(number, event, layout))
                 number += len(event)
     return number - 1
-
-
-def median_seconds(work: Callable[[], int], runs: int) -> tuple[float, int]:
-    """Median CPU seconds of `runs` calls, and the value the calls returned."""
-    times, value = [], 0
-    for _ in range(runs):
-        started = time.process_time()
-        value = work()
-        times.append(time.process_time() - started)
-    return statistics.median(times), value
 
 
 def main() -> None:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import median_seconds
 
 from slidelab.exactcover.search import count_solutions, warm_up
 from slidelab.polycube.library import library_names, load_library_spec
@@ -48,16 +49,6 @@ def xcover_counter(packing: Packing) -> Callable[[], int]:
     ]
     orderings = math.prod(math.factorial(m) for m in copies.values())
     return lambda: sum(1 for _ in xcover.covers(options, primary=primary)) // orderings
-
-
-def median_seconds(work: Callable[[], int], runs: int) -> tuple[float, int]:
-    """Median CPU seconds of `runs` calls, and the value the calls returned."""
-    times, value = [], 0
-    for _ in range(runs):
-        started = time.process_time()
-        value = work()
-        times.append(time.process_time() - started)
-    return statistics.median(times), value
 
 
 def main() -> None:

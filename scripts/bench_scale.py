@@ -13,13 +13,13 @@ reference.  Median wall seconds of several runs; speed-ups against --jobs 1.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import median_seconds
 
 from slidelab.antislide.model import Box
 from slidelab.antislide.search import solve as antislide
@@ -33,15 +33,6 @@ from slidelab.exactcover.split import search_split
 from slidelab.polycube.library import load_library_spec
 from slidelab.polycube.packing import build_packing
 from slidelab.runs import run_to_end
-
-
-def median_wall(work: Callable[[], int], runs: int) -> tuple[float, int]:
-    times, value = [], 0
-    for _ in range(runs):
-        start = time.perf_counter()
-        value = work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), value
 
 
 def main() -> None:
@@ -78,10 +69,12 @@ def main() -> None:
         print("| search | plain | --jobs 1 | --jobs 2 | LocalCluster 2 | speed-up 2 | cluster |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for name, (plain, split) in cases.items():
-            base, count = median_wall(plain, args.runs)
-            one, c1 = median_wall(lambda s=split: s(jobs=1), args.runs)
-            two, c2 = median_wall(lambda s=split: s(jobs=2), args.runs)
-            dask, c3 = median_wall(lambda s=split: s(scheduler=address), args.runs)
+            base, count = median_seconds(plain, args.runs, time.perf_counter)
+            one, c1 = median_seconds(lambda s=split: s(jobs=1), args.runs, time.perf_counter)
+            two, c2 = median_seconds(lambda s=split: s(jobs=2), args.runs, time.perf_counter)
+            dask, c3 = median_seconds(
+                lambda s=split: s(scheduler=address), args.runs, time.perf_counter
+            )
             assert count == c1 == c2 == c3, (count, c1, c2, c3)
             print(
                 f"| {name} ({count:,}) | {base:.2f} | {one:.2f} | {two:.2f} | {dask:.2f} | "
