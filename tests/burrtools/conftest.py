@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,22 @@ import pytest
 from slidelab.burrtools.model import Puzzle
 from slidelab.burrtools.reader import parse_xmpuzzle
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "burrtools"
-"""The examples distributed with BurrTools, next to the repository (../shared/burrtools)."""
+
+def _examples_folder() -> Path:
+    """Where BurrTools' examples are: $SLIDELAB_BURRTOOLS_EXAMPLES, else the first
+    `shared/burrtools` beside the repository or beside one of the folders above it."""
+    given = os.environ.get("SLIDELAB_BURRTOOLS_EXAMPLES")
+    if given:
+        return Path(given)
+    repository = Path(__file__).resolve().parents[2]
+    for folder in repository.parents:
+        if (folder / "shared" / "burrtools").is_dir():
+            return folder / "shared" / "burrtools"
+    return repository.parent / "shared" / "burrtools"
+
+
+EXAMPLES = _examples_folder()
+"""The examples distributed with BurrTools (read in place, never copied)."""
 
 
 @pytest.fixture
