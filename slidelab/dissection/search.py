@@ -28,6 +28,7 @@ from slidelab.dissection.model import MAX_PIECES, Dissection, DissectionError, S
 from slidelab.dissection.motions import WITH_FLIPS
 from slidelab.dissection.shifts import Tables
 from slidelab.exactcover import kernels as dlx
+from slidelab.exactcover.state import LinksArrays
 from slidelab.runs import Progress, run_to_end
 
 CHUNK_SECONDS = 0.05
@@ -122,21 +123,8 @@ class _State:
     size: np.ndarray
     mark: np.ndarray
     stack: np.ndarray
-    top: np.ndarray
-    ulink: np.ndarray
-    dlink: np.ndarray
-    color: np.ndarray
-    length: np.ndarray
-    llink: np.ndarray
-    rlink: np.ndarray
-    bound: np.ndarray
-    slack: np.ndarray
-    x: np.ndarray
-    ft: np.ndarray
-    degree: np.ndarray
-    tried: np.ndarray
-    regs: np.ndarray
-    rng: np.ndarray
+    links: LinksArrays
+    """The exact-cover engine's dancing links for the matchings (filled by the kernel)."""
     sol_opts: np.ndarray
     sol_ends: np.ndarray
     option_cell: np.ndarray
@@ -172,21 +160,23 @@ class _State:
             size=np.zeros(d, np.int32),
             mark=np.zeros(cells, np.int32),
             stack=np.zeros(cells, np.int32),
-            top=np.zeros(nodes, np.int32),
-            ulink=np.zeros(nodes, np.int32),
-            dlink=np.zeros(nodes, np.int32),
-            color=np.zeros(nodes, np.int32),
-            length=np.zeros(2 * cells + 1, np.int32),
-            llink=np.zeros(2 * cells + 1, np.int32),
-            rlink=np.zeros(2 * cells + 1, np.int32),
-            bound=np.zeros(2 * cells + 1, np.int32),
-            slack=np.zeros(2 * cells + 1, np.int32),
-            x=np.zeros(levels, np.int32),
-            ft=np.zeros(levels, np.int32),
-            degree=np.zeros(levels, np.int64),
-            tried=np.zeros(levels, np.int64),
-            regs=np.zeros(dlx.REGS, np.int64),
-            rng=np.ones(1, np.uint64),
+            links=LinksArrays(
+                top=np.zeros(nodes, np.int32),
+                ulink=np.zeros(nodes, np.int32),
+                dlink=np.zeros(nodes, np.int32),
+                color=np.zeros(nodes, np.int32),
+                length=np.zeros(2 * cells + 1, np.int32),
+                llink=np.zeros(2 * cells + 1, np.int32),
+                rlink=np.zeros(2 * cells + 1, np.int32),
+                bound=np.zeros(2 * cells + 1, np.int32),
+                slack=np.zeros(2 * cells + 1, np.int32),
+                x=np.zeros(levels, np.int32),
+                ft=np.zeros(levels, np.int32),
+                degree=np.zeros(levels, np.int64),
+                tried=np.zeros(levels, np.int64),
+                regs=np.zeros(dlx.REGS, np.int64),
+                rng=np.ones(1, np.uint64),
+            ),
             sol_opts=np.zeros(MATCH_BATCH * cells + levels, np.int32),
             sol_ends=np.zeros(MATCH_BATCH, np.int64),
             option_cell=np.zeros(cells * d, np.int32),
@@ -194,8 +184,14 @@ class _State:
         )
 
     def arrays(self) -> list[np.ndarray]:
-        """The arrays in the order `kernels.search` takes them."""
-        return [getattr(self, f.name) for f in fields(self)]
+        """The arrays in the order `kernels.search` takes them (the links' in their place)."""
+        found: list[np.ndarray] = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            found += (
+                [getattr(value, g.name) for g in fields(value)] if f.name == "links" else [value]
+            )
+        return found
 
 
 def solve(
