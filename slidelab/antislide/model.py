@@ -155,7 +155,8 @@ class Tables:
                 covering[cell].append(n)
         cover_start = np.cumsum([0] + [len(c) for c in covering]).astype(np.int64)
         cover = np.array([n for c in covering for n in c], np.int64)
-        face_start, face_cells_start, face_cells = [0], [0], []
+        face_start, face_cells_start = [0], [0]
+        face_cells: list[int] = []
         for p in found:
             for _, face in p.faces(box):
                 face_cells.extend(face)

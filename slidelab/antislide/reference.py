@@ -7,7 +7,7 @@ box's symmetries).  Only for tiny boxes: it visits every packing.
 
 from __future__ import annotations
 
-from slidelab.antislide.model import DEFAULT_BRICK, Box, placements, sliding_faces
+from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement, placements, sliding_faces
 
 
 def every_packing(
@@ -18,13 +18,15 @@ def every_packing(
     Each packing is built once: the first free cell is left empty or gets a brick
     whose first cell it is.
     """
-    starting: dict[int, list] = {}
+    starting: dict[int, list[tuple[Placement, frozenset[int]]]] = {}
     for p in placements(box, brick):
         cells = p.cells(box)
         starting.setdefault(min(cells), []).append((p, frozenset(cells)))
     result = []
 
-    def extend(cell: int, used: frozenset[int], chosen: list) -> None:
+    def extend(
+        cell: int, used: frozenset[int], chosen: list[tuple[Placement, frozenset[int]]]
+    ) -> None:
         while cell in used:
             cell += 1
         if cell == box.cell_count:
@@ -43,7 +45,7 @@ def every_packing(
 def orbit_counts(box: Box, brick: tuple[int, int, int] = DEFAULT_BRICK) -> dict[int, int]:
     """Classes of antisliding packings by number of blocks, by brute force."""
     perms = box.symmetries.tolist()
-    classes: dict[tuple, int] = {}
+    classes: dict[tuple[tuple[int, ...], ...], int] = {}
     for packing in every_packing(box, brick):
         canonical = min(
             tuple(sorted(tuple(sorted(perm[c] for c in b)) for b in packing)) for perm in perms

@@ -175,7 +175,8 @@ def branch_moves(
         pass
     if int(run.by_blocks.sum()):
         return []
-    return run.kids[: run.state.st[kernels.KIDS]].tolist()
+    kids: list[int] = run.kids[: run.state.st[kernels.KIDS]].tolist()
+    return kids
 
 
 class _Run:
@@ -222,7 +223,7 @@ class _Run:
         )  # fmt: skip
         took = time.perf_counter() - tick
         self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))
-        return status
+        return int(status)
 
     def take_packings(self) -> list[Packing]:
         """The packings the kernel stored since the last call; the buffer is emptied."""

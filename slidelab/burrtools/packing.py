@@ -110,7 +110,7 @@ def build_packing(puzzle: Puzzle, index: int, source: str = "<input>") -> BurrPa
     placements = tuple(_placements(puzzle, problem, result))
     names = [part_label(problem, k) for k in range(len(problem.parts))]
     exact_cover = Problem.of_sets(
-        primary=[v.cell for v in result.voxels if v.state == FIXED] + names,
+        primary=[*(v.cell for v in result.voxels if v.state == FIXED), *names],
         secondary=[v.cell for v in result.voxels if v.state == VARIABLE],
         options=[[names[p.part], *p.cells] for p in placements],
         bounds={

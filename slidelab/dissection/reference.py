@@ -60,10 +60,10 @@ def reference_solutions(dissection: Dissection) -> list[Found]:
     stance_of: dict[int, int] = {}
     firsts: list[frozenset[Cell]] = []
     for t in turns:
-        image = frozenset(frames[t])
-        if image not in firsts:
-            firsts.append(image)
-        stance_of[t] = firsts.index(image)
+        stance = frozenset(frames[t])
+        if stance not in firsts:
+            firsts.append(stance)
+        stance_of[t] = firsts.index(stance)
     rank = {t: sum(1 for u in turns if u < t and stance_of[u] == stance_of[t]) for t in turns}
     legal = sorted(
         {(t, (ty - fr, tx - fc)) for t in turns for fr, fc in frames[t] for ty, tx in target}

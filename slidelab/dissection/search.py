@@ -247,7 +247,8 @@ def branch_choices(dissection: Dissection, prefix: tuple[int, ...] = ()) -> list
     run = _Run(dissection, False, prefix, len(prefix) + 1)
     while run.chunk() != kernels.DONE:
         pass
-    return run.kids[: run.state.st[kernels.KIDS]].tolist()
+    kids: list[int] = run.kids[: run.state.st[kernels.KIDS]].tolist()
+    return kids
 
 
 @functools.lru_cache(maxsize=4)
@@ -314,7 +315,7 @@ class _Run:
         )
         took = time.perf_counter() - tick
         self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 30))
-        return status
+        return int(status)
 
 
 def smallest(

@@ -26,8 +26,8 @@ from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
 from slidelab.exactcover.problem import Option, Problem
 from slidelab.exactcover.state import (
-    BITS,
     LINKS,
+    BitsArrays,
     SearchState,
     choose_engine,
     first_nodes,
@@ -163,12 +163,12 @@ class _Run:
 
     @property
     def found(self) -> bool:
-        return self.state.arrays.regs[kernels.SOLS] > 0
+        return bool(self.state.arrays.regs[kernels.SOLS] > 0)
 
     def chunk(self) -> None:
         a = self.state.arrays
         tick = time.perf_counter()
-        if self.state.engine == BITS:
+        if isinstance(a, BitsArrays):
             kernels.search_bits(
                 a.item_opts, a.conflict, a.option_cover, a.order, a.live, a.covered,
                 a.x, a.item, a.degree, a.tried, a.regs, a.rng, self.state.random_seed is not None,

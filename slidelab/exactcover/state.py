@@ -197,9 +197,8 @@ def links_for_pruning(matrix: Matrix) -> LinksArrays:
 
 def first_nodes(matrix: Matrix) -> np.ndarray:
     """The node of the dancing links where each option begins."""
-    return (matrix.n_items + 2 + np.arange(matrix.n_options) + matrix.option_starts[:-1]).astype(
-        np.int64
-    )
+    first: np.ndarray = matrix.n_items + 2 + np.arange(matrix.n_options) + matrix.option_starts[:-1]
+    return first.astype(np.int64)
 
 
 def _links(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> LinksArrays:

@@ -160,16 +160,16 @@ def _check_frames(frames: list[np.ndarray]) -> tuple[int, int]:
 def _delays_cs(delays_ms: int | Sequence[int], count: int) -> list[int]:
     """Per-frame delays in hundredths of a second (rounded half up, at least `MIN_DELAY_CS`)."""
     if isinstance(delays_ms, numbers.Real):
-        delays = [delays_ms] * count
+        delays = [float(delays_ms)] * count
     else:
-        delays = list(delays_ms)
+        delays = [float(delay) for delay in delays_ms]
         if len(delays) != count:
             raise GifError(f"got {len(delays)} delays for {count} frames; give one per frame")
     result = []
     for number, delay in enumerate(delays):
         if not 0 <= delay <= MAX_DELAY_MS:
             raise GifError(
-                f"delay {number} is {delay} ms; GIF delays must be from 0 to {MAX_DELAY_MS} ms"
+                f"delay {number} is {delay:g} ms; GIF delays must be from 0 to {MAX_DELAY_MS} ms"
             )
         result.append(max(MIN_DELAY_CS, int(delay + 5) // 10))
     return result
@@ -212,7 +212,7 @@ def _build_palette(frames: list[np.ndarray]) -> _Palette:
     rgb = _unpack_keys(keys).astype(np.int32)
     # The nearest cube colour is found channel by channel; its index is r * 36 + g * 6 + b.
     steps = np.rint(rgb / _CUBE_STEP).astype(np.int32)
-    lut = (steps[:, 0] * CUBE_LEVELS + steps[:, 1]) * CUBE_LEVELS + steps[:, 2]
+    nearest = (steps[:, 0] * CUBE_LEVELS + steps[:, 1]) * CUBE_LEVELS + steps[:, 2]
     if len(extra_keys):
         # Squared distances |x - p|^2 = |x|^2 - 2 x.p + |p|^2 as one matrix product; float64
         # holds these integers (< 2^18) exactly, so ties and comparisons are exact.
@@ -225,8 +225,8 @@ def _build_palette(frames: list[np.ndarray]) -> _Palette:
             error += (x[chunk] * x[chunk]).sum(axis=1)[:, None]
             best = error.argmin(axis=1)
             closer = error[np.arange(len(best)), best] < cube_error[chunk]
-            lut[chunk][closer] = len(cube_keys) + best[closer]
-    return _Palette(colours, keys, lut.astype(np.uint8))
+            nearest[chunk][closer] = len(cube_keys) + best[closer]
+    return _Palette(colours, keys, nearest.astype(np.uint8))
 
 
 def _changed_box(previous: np.ndarray | None, current: np.ndarray) -> tuple[int, int, int, int]:

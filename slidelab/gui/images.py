@@ -25,7 +25,7 @@ def save_png(image: QImage, path: str | os.PathLike[str]) -> None:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    if not image.save(buffer, b"PNG"):
         raise SlidelabError(f"{path}: cannot encode the image as PNG")
     buffer.close()
-    write_bytes_atomically(path, data.data())
+    write_bytes_atomically(path, bytes(data.data()))

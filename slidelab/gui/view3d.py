@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pyqtgraph.opengl as gl
@@ -230,7 +231,7 @@ class VoxelView(QWidget):
             ("side", "Look at the right side (along -x, z up)"),
             ("iso", "Isometric view: top, front and right side at once"),
         ):
-            bar.addAction(name.title(), lambda n=name: self.set_standard_view(n)).setToolTip(tip)
+            bar.addAction(name.title(), partial(self.set_standard_view, name)).setToolTip(tip)
         bar.addAction("Reset", self.reset_camera).setToolTip("Isometric view, fitted and centred")
 
         bar.addSeparator()
@@ -414,9 +415,8 @@ class VoxelView(QWidget):
                 continue
             bold = key in self._highlighted or key == self._hovered
             if key in self._faded:
-                grey = tuple(
-                    (c + g) // 2 for c, g in zip(drawn.piece.colour, FADED_GREY, strict=True)
-                )
+                (r, g, b), (gr, gg, gb) = drawn.piece.colour, FADED_GREY
+                grey = ((r + gr) // 2, (g + gg) // 2, (b + gb) // 2)
                 colours = lambert(drawn.mesh.normals, grey, alpha=FADED_ALPHA)
                 edge, width = _rgba(EDGE_COLOUR, FADED_ALPHA), EDGE_WIDTH
                 options, depth = _GLASS_FACES, (_GLASS_DEPTH, _GLASS_EDGE_DEPTH)

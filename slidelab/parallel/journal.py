@@ -67,7 +67,7 @@ class Journal:
                 raise JournalError(f"{self.path}:{number}: damaged journal line") from None
             self.done[result.key] = result
 
-    def _write(self, record: dict) -> None:
+    def _write(self, record: dict[str, object]) -> None:
         self._stream.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._stream.flush()
         os.fsync(self._stream.fileno())

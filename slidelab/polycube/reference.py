@@ -33,7 +33,7 @@ def distinct_by_filtering(packing: Packing) -> int:
     matrices = ROTATIONS + (REFLECTIONS if partners is not None else ())
     box = set(packing.spec.box)
     low = [min(c[a] for c in box) for a in range(3)]
-    classes: set[tuple[tuple[str, tuple[Cell, ...]], ...]] = set()
+    classes: set[tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]] = set()
     for layout in layouts(packing):
         images = []
         for m in matrices:

@@ -17,14 +17,15 @@ Shape = tuple[Cell, ...]
 
 
 def _signed_permutations() -> tuple[Matrix, ...]:
-    matrices = []
+    matrices: list[Matrix] = []
     for order in permutations(range(3)):
         for signs in product((1, -1), repeat=3):
             rows = [[0, 0, 0] for _ in range(3)]
             for row, (column, sign) in enumerate(zip(order, signs, strict=True)):
                 rows[row][column] = sign
-            matrices.append(tuple(tuple(r) for r in rows))
-    return tuple(matrices)  # type: ignore[return-value]
+            first, second, third = ((r[0], r[1], r[2]) for r in rows)
+            matrices.append((first, second, third))
+    return tuple(matrices)
 
 
 def determinant(m: Matrix) -> int:

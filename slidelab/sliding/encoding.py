@@ -44,7 +44,7 @@ class Tables:
         return 8 * self.words
 
     @property
-    def layout(self) -> tuple:
+    def layout(self) -> tuple[np.ndarray | int, ...]:
         """The board and piece arguments of `kernels.expand`, in its order."""
         return (
             self.bits,

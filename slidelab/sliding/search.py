@@ -106,7 +106,7 @@ class _Space:
 
     @property
     def max_fill(self) -> int:
-        return min(int(self.table.shape[0] * MAX_LOAD), self.states.shape[0])
+        return min(int(self.table.shape[0] * MAX_LOAD), int(self.states.shape[0]))
 
     def bytes_used(self) -> int:
         return self.states.nbytes + self.parents.nbytes + self.table.nbytes

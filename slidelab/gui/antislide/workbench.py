@@ -386,7 +386,9 @@ class AntislideWorkbench(TextDocument, RunningWorkbench):
         rows = self.table.selectionModel().selectedRows()
         if not rows:
             return
-        number = self.table.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole)
+        item = self.table.item(rows[0].row(), 0)
+        assert item is not None  # a selected row has its cells
+        number = item.data(Qt.ItemDataRole.UserRole)
         packing = self._found[number - 1]
         document = PackingDocument(self._run_box, self._run_brick, packing.bricks)
         self._edit(list(packing.bricks), f"Show packing {number}") if (
