@@ -11,7 +11,7 @@ import time
 
 from slidelab.antislide.model import Box
 from slidelab.antislide.search import solve
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 
 BOXES = ("4x4x4", "4x4x5", "4x5x5")
 
@@ -21,7 +21,7 @@ def main() -> None:
     parser.add_argument("boxes", nargs="*", default=list(BOXES))
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    run_to_end(solve(Box((2, 2, 2))))  # compile or load the kernel first
+    drive(solve(Box((2, 2, 2))))  # compile or load the kernel first
     print("| box | classes | nodes | seconds (median) |")
     print("|---|---:|---:|---:|")
     for name in args.boxes:
@@ -29,7 +29,7 @@ def main() -> None:
         times = []
         for _ in range(args.runs):
             start = time.process_time()
-            result = run_to_end(solve(Box(dims)))  # type: ignore[arg-type]
+            result = drive(solve(Box(dims)))  # type: ignore[arg-type]
             times.append(time.process_time() - start)
         print(
             f"| {name} | {result.solutions:,} | {result.nodes:,} | {statistics.median(times):.2f} |"

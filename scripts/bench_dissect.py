@@ -26,6 +26,7 @@ from slidelab.dissection.library import load_library_shape
 from slidelab.dissection.model import Dissection, square_source
 from slidelab.dissection.search import SolutionsFound, count_solutions, solve
 from slidelab.dissection.text import Layout, batch_bytes
+from slidelab.runs import drive
 
 CASES = [
     ("knuth-toy.dots", (2, 3, 4, 5)),
@@ -40,10 +41,13 @@ def listed(problem: Dissection) -> int:
     layout = Layout.of(problem.source, problem.target)
     number = 1
     with open(os.devnull, "wb") as sink:
-        for event in solve(problem):
-            if isinstance(event, SolutionsFound):
-                sink.write(batch_bytes(number, event, layout))
-                number += len(event)
+
+        def write(batch: SolutionsFound) -> None:
+            nonlocal number
+            sink.write(batch_bytes(number, batch, layout))
+            number += len(batch)
+
+        drive(solve(problem), on_found=write)
     return number - 1
 
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import solve, warm_up
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from tests.exactcover.problems import pentominoes, queens, soma
 
 try:
@@ -54,7 +54,7 @@ Counter = Callable[[Problem], Callable[[], int]]
 
 def slidelab(engine: str | None) -> Counter:
     def prepare(problem: Problem) -> Callable[[], int]:
-        return lambda: run_to_end(solve(problem, count_only=True, engine=engine)).count
+        return lambda: drive(solve(problem, count_only=True, engine=engine)).count
 
     return prepare
 

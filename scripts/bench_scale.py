@@ -32,7 +32,7 @@ from slidelab.exactcover.search import solve
 from slidelab.exactcover.split import search_split
 from slidelab.polycube.library import load_library_spec
 from slidelab.polycube.packing import build_packing
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 
 
 def main() -> None:
@@ -47,25 +47,23 @@ def main() -> None:
     dissection = Dissection(square_source(toy), toy, 5)
     cases = {
         "antislide 4x5x5": (
-            lambda: run_to_end(antislide(box)).solutions,
-            lambda **where: run_to_end(solve_split(box, **where)).result.solutions,
+            lambda: drive(antislide(box)).solutions,
+            lambda **where: drive(solve_split(box, **where)).result.solutions,
         ),
         "pentacubes 3x4x5": (
-            lambda: run_to_end(solve(problem, count_only=True)).count,
-            lambda **where: run_to_end(search_split(problem, **where)).count,
+            lambda: drive(solve(problem, count_only=True)).count,
+            lambda **where: drive(search_split(problem, **where)).count,
         ),
         "dissection toy d=5": (
             lambda: count_solutions(dissection).count,
-            lambda **where: (
-                run_to_end(dissect_split(dissection, listing=False, **where)).result.count
-            ),
+            lambda **where: drive(dissect_split(dissection, listing=False, **where)).result.count,
         ),
     }
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         address = cluster.scheduler_address
-        run_to_end(search_split(problem, scheduler=address))  # workers load the kernels
+        drive(search_split(problem, scheduler=address))  # workers load the kernels
         print("| search | plain | --jobs 1 | --jobs 2 | LocalCluster 2 | speed-up 2 | cluster |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for name, (plain, split) in cases.items():

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from slidelab.sliding import reference
 from slidelab.sliding.library import load_library_puzzle
 from slidelab.sliding.model import Puzzle
@@ -62,7 +62,7 @@ def on_threads(
     puzzle: Puzzle, style: int, jobs: list[int], runs: int
 ) -> list[tuple[float, float, Analysis]]:
     """`analyze` on each number of threads; the results must not depend on it."""
-    timings = timed([lambda j=j: run_to_end(analyze(puzzle, style, jobs=j)) for j in jobs], runs)
+    timings = timed([lambda j=j: drive(analyze(puzzle, style, jobs=j)) for j in jobs], runs)
     assert len({result for _, _, result in timings}) == 1, "thread counts disagree"
     return timings
 

@@ -63,5 +63,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"slidelab: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("slidelab: interrupted", file=sys.stderr)
+        print("slidelab: stopped", file=sys.stderr)
         return 130

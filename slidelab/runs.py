@@ -1,18 +1,26 @@
-"""The contract every solver follows: a generator of progress events.
+"""The contract every solver follows, and the one way to drive a solver.
 
-A solver is a generator that yields `Progress` between bounded pieces of work
-and returns its result.  The CLI, the GUI worker and the tests all drive solvers
-through `run_to_end`, or iterate them themselves to show progress and to stop
-early (closing the generator is how a run is cancelled).
+A solver is a generator that yields `Progress` between bounded pieces of work,
+and a `Found` batch whenever it has results to hand out as it goes (each family
+subclasses `Found` for its solutions, packings or dissections); it returns its
+result.  Closing the generator stops the run.
+
+`drive` runs a solver to its end with callbacks for progress and results and a
+stop check (the CLI, the GUI worker, the tests); `relay` does the same inside
+another solver, which passes the progress on and keeps the results.  A run
+stopped early closes its solver and raises `RunStopped`.  No other code iterates
+a solver by hand.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TypeVar
 
 ResultT = TypeVar("ResultT")
+FoundT = TypeVar("FoundT", bound="Found")
 
 
 @dataclass(frozen=True)
@@ -33,17 +41,67 @@ class Progress:
     """Estimated fraction of the work done, when the solver can tell."""
 
 
-Solver = Generator[Progress, None, ResultT]
+class Found(ABC):
+    """A batch of results a solver hands out before it ends (solutions, packings...)."""
+
+    @abstractmethod
+    def __len__(self) -> int:
+        """How many results the batch holds, so generic code can count them."""
 
 
-def run_to_end(
-    solver: Solver[ResultT], on_progress: Callable[[Progress], None] | None = None
+Event = Progress | Found
+Solver = Generator[Event, None, ResultT]
+
+
+class RunStopped(Exception):
+    """A run was stopped before its end because a stop check asked for it."""
+
+
+def relay(
+    solver: Generator[Progress | FoundT, None, ResultT],
+    on_found: Callable[[FoundT], None] | None = None,
+    report: Callable[[Progress], Progress] | None = None,
+) -> Generator[Progress, None, ResultT]:
+    """Pass `solver`'s progress on, hand its batches of results to `on_found`, and return its
+    result.  `report` turns each progress event into the one passed on (running totals, say),
+    or raises `RunStopped` to stop the run; the solver is closed however this ends."""
+    try:
+        while True:
+            try:
+                event = next(solver)
+            except StopIteration as end:
+                result: ResultT = end.value
+                return result
+            if isinstance(event, Found):
+                if on_found is not None:
+                    on_found(event)
+            else:
+                yield event if report is None else report(event)
+    finally:
+        solver.close()
+
+
+def drive(
+    solver: Generator[Progress | FoundT, None, ResultT],
+    on_progress: Callable[[Progress], None] | None = None,
+    on_found: Callable[[FoundT], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> ResultT:
-    """Drive `solver` to completion and return its result, reporting progress if asked."""
-    while True:
-        try:
-            event = next(solver)
-        except StopIteration as stop:
-            return stop.value
+    """Run `solver` to its end and return its result, reporting progress and results as they
+    come; raise `RunStopped` (the solver closed) once `should_stop()` is true after a progress
+    event."""
+
+    def report(event: Progress) -> Progress:
         if on_progress is not None:
             on_progress(event)
+        if should_stop is not None and should_stop():
+            raise RunStopped
+        return event
+
+    progress = relay(solver, on_found, report)
+    while True:
+        try:
+            next(progress)
+        except StopIteration as end:
+            result: ResultT = end.value
+            return result

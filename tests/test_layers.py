@@ -50,3 +50,13 @@ def test_only_kernel_modules_import_numba():
     }
     assert importers
     assert all(name.endswith("kernels.py") for name in importers), importers
+
+
+def test_only_runs_iterates_solvers_by_hand():
+    """Solvers are driven through `slidelab.runs` (`drive`, `relay`), never by their own loops."""
+    by_hand = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if "StopIteration" in path.read_text()
+    }
+    assert by_hand == {"runs.py"}

@@ -13,7 +13,7 @@ from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import ProgressLine
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 
 EXIT_OK, EXIT_SLIDES = 0, 1
 
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     progress = ProgressLine()
     split = None
     if wants_split(args) or not args.list:
-        split = run_to_end(
+        split = drive(
             solve_split(
                 box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks,
                 keep=args.list, jobs=jobs_of(args), scheduler=args.scheduler,
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         search = solve(
             box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks, keep=True
         )  # type: ignore[arg-type]
-        result = run_to_end(search, progress)
+        result = drive(search, progress)
     progress.clear()
     if args.json:
         fields = _as_json(result)

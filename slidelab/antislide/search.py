@@ -2,7 +2,7 @@
 
 `solve` is a generator: it yields `Progress` between kernel chunks of about 50 ms
 (and, when streaming, `PackingsFound` with the packings of each chunk) and returns
-an `AntislideResult`; closing it cancels the run.  The kernel's
+an `AntislideResult`; closing it stops the run.  The kernel's
 stacks live in `_State`, which this module owns.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 from slidelab.antislide import kernels
 from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement, Tables
 from slidelab.errors import SlidelabError
-from slidelab.runs import Progress
+from slidelab.runs import Found, Progress
 
 CHUNK_SECONDS = 0.05
 BUFFER = 4096
@@ -37,10 +37,13 @@ class Packing:
 
 
 @dataclass(frozen=True)
-class PackingsFound:
+class PackingsFound(Found):
     """Packings found since the last event, in the order found (streaming runs only)."""
 
     packings: tuple[Packing, ...]
+
+    def __len__(self) -> int:
+        return len(self.packings)
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.polycube.rotations import REFLECTIONS, SYMMETRIES
 from slidelab.polycube.spec import Cell
 from slidelab.polycube.symmetry import Permutation, canonical, self_map
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Progress, drive, relay
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class AssemblyCount:
 
 
 def search_assemblies(packing: BurrPacking) -> Generator[Progress, None, AssemblyCount]:
-    """Count `packing`'s assemblies (module doc); yields the engine's progress, closing cancels."""
+    """Count `packing`'s assemblies (module doc); yields the engine's progress, closing stops it."""
     started = time.perf_counter()
     rotations, reflections = result_symmetries(packing)
     partners = mirror_partners(packing)
@@ -76,15 +76,16 @@ def search_assemblies(packing: BurrPacking) -> Generator[Progress, None, Assembl
     mirrored = turned + _permutations(packing, reflections, partners)
     classes: set[Permutation] = set()
     fixed = mirrorable = 0
-    for event in solve(packing.exact_cover):
-        if not isinstance(event, SolutionsFound):
-            yield event
-            continue
-        for solution in event.solutions:
+
+    def sort(batch: SolutionsFound) -> None:
+        nonlocal fixed, mirrorable
+        for solution in batch.solutions:
             fixed += 1
             reflected = bool(reflections) and _mirrorable(packing, solution, partners)
             mirrorable += reflected
             classes.add(canonical(solution, mirrored if reflected else turned))
+
+    yield from relay(solve(packing.exact_cover), sort)
     return AssemblyCount(
         len(classes), fixed, len(rotations), len(reflections), mirrorable,
         time.perf_counter() - started,
@@ -93,7 +94,7 @@ def search_assemblies(packing: BurrPacking) -> Generator[Progress, None, Assembl
 
 def count_assemblies(packing: BurrPacking) -> AssemblyCount:
     """`search_assemblies` run to its end."""
-    return run_to_end(search_assemblies(packing))
+    return drive(search_assemblies(packing))
 
 
 Move = Callable[[Cell], Cell]

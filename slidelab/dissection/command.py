@@ -10,7 +10,7 @@ from collections.abc import Generator
 from typing import Any, TypeVar
 
 from slidelab.dissection.model import Dissection, Solution, square_source
-from slidelab.dissection.search import DissectionResult, Event, SolutionsFound, smallest, solve
+from slidelab.dissection.search import DissectionResult, SolutionsFound, smallest, solve
 from slidelab.dissection.shape import parse_region, parse_shape
 from slidelab.dissection.split import SplitDissection, solve_split
 from slidelab.dissection.text import Layout, batch_bytes, colour_rows
@@ -18,7 +18,7 @@ from slidelab.errors import SlidelabError
 from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import ProgressLine
-from slidelab.runs import Progress
+from slidelab.runs import Progress, drive
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         )
     dissection = _dissection(args)
     listing = not args.count
-    search: Generator[Event, None, DissectionResult | SplitDissection]
+    search: Generator[Progress | SolutionsFound, None, DissectionResult | SplitDissection]
     if args.min_pieces:
         search = smallest(dissection, listing=listing, most=args.pieces)
     elif wants_split(args) or not listing:
@@ -115,7 +115,7 @@ def _dissection(args: argparse.Namespace) -> Dissection:
 
 def _in_subproblems(
     dissection: Dissection, listing: bool, args: argparse.Namespace
-) -> Generator[Event, None, SplitDissection]:
+) -> Generator[Progress | SolutionsFound, None, SplitDissection]:
     """`solve_split` as `solve` runs: progress, then the solutions in batches."""
     split = yield from solve_split(
         dissection, listing=listing, jobs=jobs_of(args), scheduler=args.scheduler,
@@ -131,30 +131,28 @@ def _in_subproblems(
 
 
 def _drive(
-    search: Generator[Event, None, R], dissection: Dissection, as_json: bool
+    search: Generator[Progress | SolutionsFound, None, R], dissection: Dissection, as_json: bool
 ) -> tuple[R, list[dict[str, Any]]]:
     """Run the search, printing solutions as they come (or collecting them for JSON)."""
     progress = ProgressLine()
     layout = Layout.of(dissection.source, dissection.target)
     found: list[dict[str, Any]] = []
     number = 1
-    while True:
-        try:
-            event = next(search)
-        except StopIteration as stop:
-            progress.clear()
-            sys.stdout.flush()
-            return stop.value, found
-        if isinstance(event, Progress):
-            progress(event)
-            continue
+
+    def show(batch: SolutionsFound) -> None:
+        nonlocal number
         progress.clear()
         if as_json:
-            found += [_as_json(s, dissection) for s in event.solutions()]
+            found.extend(_as_json(s, dissection) for s in batch.solutions())
         else:
             sys.stdout.flush()
-            sys.stdout.buffer.write(batch_bytes(number, event, layout))
-        number += len(event)
+            sys.stdout.buffer.write(batch_bytes(number, batch, layout))
+        number += len(batch)
+
+    result = drive(search, progress, show)
+    progress.clear()
+    sys.stdout.flush()
+    return result, found
 
 
 def _as_json(solution: Solution, dissection: Dissection) -> dict[str, Any]:

@@ -3,14 +3,13 @@
 `solve` is a generator: between kernel chunks of about 50 ms it yields a
 `Progress` and, when listing, a `SolutionsFound` batch with the solutions of that
 chunk (as arrays: toy problems already have millions of solutions); it returns
-a `DissectionResult`.  Closing it cancels the run.  The kernel's stacks live in
+a `DissectionResult`.  Closing it stops the run.  The kernel's stacks live in
 `_State`, which this module owns.  `smallest` raises d from 2 until some
 dissection exists.  `solve(..., prefix=...)` searches one subtree, and
 `branch_choices` lists the subtrees below one (see `split`).
 
-    for event in solve(Dissection(square(3), target, pieces=2)):
-        if isinstance(event, SolutionsFound):
-            ...  # event.solutions(): `Solution` values
+    drive(solve(Dissection(square(3), target, pieces=2)), on_found=keep)
+    # keep(batch): batch.solutions() are `Solution` values
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from slidelab.dissection.motions import WITH_FLIPS
 from slidelab.dissection.shifts import Tables
 from slidelab.exactcover import kernels as dlx
 from slidelab.exactcover.state import LinksArrays
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Found, Progress, drive
 
 CHUNK_SECONDS = 0.05
 """How long one kernel call should run before control returns to the driver."""
@@ -43,7 +42,7 @@ MATCH_BATCH = 256
 
 
 @dataclass(frozen=True, eq=False)
-class SolutionsFound:
+class SolutionsFound(Found):
     """Solutions found since the last event; row r of each array is one solution."""
 
     maps: np.ndarray
@@ -71,9 +70,6 @@ class SolutionsFound:
                 strict=True,
             )
         ]
-
-
-Event = Progress | SolutionsFound
 
 
 @dataclass(frozen=True)
@@ -196,7 +192,7 @@ class _State:
 
 def solve(
     dissection: Dissection, *, listing: bool = True, prefix: tuple[int, ...] = ()
-) -> Generator[Event, None, DissectionResult]:
+) -> Generator[Progress | SolutionsFound, None, DissectionResult]:
     """Find every dissection, yielding progress and (when `listing`) batches of solutions.
 
     `prefix` restricts the search to one subtree: the choices forced at its first levels
@@ -320,7 +316,7 @@ class _Run:
 
 def smallest(
     dissection: Dissection, *, listing: bool = True, most: int = MAX_PIECES
-) -> Generator[Event, None, DissectionResult]:
+) -> Generator[Progress | SolutionsFound, None, DissectionResult]:
     """The search for the fewest pieces, from 2 up to `most`, that has solutions.
 
     `dissection.pieces` is ignored; the result is that of the first d with a
@@ -337,15 +333,13 @@ def smallest(
 
 def count_solutions(dissection: Dissection) -> DissectionResult:
     """Count the dissections without listing them."""
-    return run_to_end(solve(dissection, listing=False))  # type: ignore[arg-type]
+    return drive(solve(dissection, listing=False))
 
 
 def find_solutions(dissection: Dissection) -> list[Solution]:
     """Every dissection, as `Solution` values in the order found."""
     found: list[Solution] = []
-    for event in solve(dissection):
-        if isinstance(event, SolutionsFound):
-            found += event.solutions()
+    drive(solve(dissection), on_found=lambda batch: found.extend(batch.solutions()))
     return found
 
 

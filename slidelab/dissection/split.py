@@ -30,7 +30,7 @@ from slidelab.dissection.search import (
 )
 from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
-from slidelab.runs import Progress
+from slidelab.runs import Progress, relay
 
 
 @dataclass(frozen=True)
@@ -66,16 +66,7 @@ class DissectionJob:
     def _search(self, branch: Branch) -> Generator[Progress, None, TaskResult]:
         search = solve(self.dissection, listing=self.listing, prefix=branch.prefix)
         rows: list[list[int]] = []
-        while True:
-            try:
-                event = next(search)
-            except StopIteration as stop:
-                result: DissectionResult = stop.value
-                break
-            if isinstance(event, SolutionsFound):
-                rows += _rows(event)
-            else:
-                yield event
+        result = yield from relay(search, lambda batch: rows.extend(_rows(batch)))
         payload: dict[str, object] = {"covers": result.covers, "searches": result.searches}
         if self.listing:
             payload["solutions"] = rows

@@ -10,13 +10,13 @@ from typing import Any
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.dlxformat import format_option, parse_problem
 from slidelab.exactcover.problem import Problem
-from slidelab.exactcover.search import ExactCoverResult, solve
+from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
 from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
 from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import ProgressLine
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import drive
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -99,22 +99,17 @@ def run(args: argparse.Namespace) -> int:
     )
     progress = ProgressLine()
     listed: list[list[str]] = []
-    while True:
-        try:
-            event = next(search)
-        except StopIteration as stop:
-            result: ExactCoverResult = stop.value
-            break
-        if isinstance(event, Progress):
-            progress(event)
-            continue
+
+    def show(batch: SolutionsFound) -> None:
         progress.clear()
-        for solution in event.solutions:
+        for solution in batch.solutions:
             lines = [format_option(problem.options[k]) for k in solution]
             if args.json:
                 listed.append(lines)
             else:
                 print("\n".join(lines) + "\n")
+
+    result = drive(search, progress, show)
     progress.clear()
     if args.json:
         print(json.dumps(_as_json(problem, result, None if args.count else listed)))
@@ -138,7 +133,7 @@ def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
         what=source,
     )
     try:
-        outcome = run_to_end(search, progress)
+        outcome = drive(search, progress)
     finally:
         progress.clear()
     listed = [[format_option(problem.options[k]) for k in s] for s in outcome.solutions]

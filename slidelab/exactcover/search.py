@@ -3,14 +3,12 @@
 `solve` is a generator.  Between kernel chunks of about 50 ms it yields a
 `Progress` (nodes, solutions, Knuth's estimate of the fraction done) and, when
 listing, a `SolutionsFound` with the solutions of that chunk; it returns an
-`ExactCoverResult`.  Closing the generator cancels the run; with `checkpoint`
+`ExactCoverResult`.  Closing the generator stops the run; with `checkpoint`
 the search state is written to that file every `checkpoint_seconds`, when the
-run is cancelled and when it ends, and `load_state` + `solve(state=...)`
+run is stopped and when it ends, and `load_state` + `solve(state=...)`
 carries on from there.
 
-    for event in solve(problem):
-        if isinstance(event, SolutionsFound):
-            ...  # event.solutions: tuples of option numbers
+    result = drive(solve(problem), on_found=keep)  # keep(batch) reads batch.solutions
 """
 
 from __future__ import annotations
@@ -34,7 +32,7 @@ from slidelab.exactcover.state import (
     links_for_pruning,
     save_state,
 )
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Found, Progress, drive
 
 CHUNK_SECONDS = 0.05
 """How long one kernel call should run before control returns to the driver."""
@@ -47,13 +45,16 @@ SOLUTION_BATCH = 4096
 
 
 @dataclass(frozen=True)
-class SolutionsFound:
+class SolutionsFound(Found):
     """Solutions found since the last event, each a tuple of option numbers in the order chosen.
 
     Option numbers index `Problem.options`.
     """
 
     solutions: tuple[tuple[int, ...], ...]
+
+    def __len__(self) -> int:
+        return len(self.solutions)
 
 
 @dataclass(frozen=True)
@@ -74,9 +75,6 @@ class ExactCoverResult:
     """Options preprocessing removed because no solution can contain them."""
 
 
-Event = Progress | SolutionsFound
-
-
 def solve(
     problem: Problem,
     *,
@@ -89,7 +87,7 @@ def solve(
     checkpoint: str | os.PathLike[str] | None = None,
     checkpoint_seconds: float = 60.0,
     max_chunk_nodes: int | None = None,
-) -> Generator[Event, None, ExactCoverResult]:
+) -> Generator[Progress | SolutionsFound, None, ExactCoverResult]:
     """Search `problem` for solutions, yielding progress and (unless `count_only`) solutions.
 
     `limit` stops the search after that many solutions in all; `random_seed` shuffles
@@ -227,7 +225,7 @@ def _useless_options(problem: Problem, started: float) -> Generator[Progress, No
 def count_solutions(problem: Problem, **settings: object) -> int:
     """How many solutions `problem` has (`settings` as for `solve`)."""
     search = solve(problem, count_only=True, **settings)  # type: ignore[arg-type]
-    return run_to_end(search).count  # type: ignore[arg-type]
+    return drive(search).count
 
 
 def find_solutions(
@@ -235,10 +233,11 @@ def find_solutions(
 ) -> list[list[Option]]:
     """The solutions of `problem` (at most `limit`), each as the list of its options."""
     found: list[list[Option]] = []
-    search = solve(problem, limit=limit, **settings)  # type: ignore[arg-type]
-    for event in search:
-        if isinstance(event, SolutionsFound):
-            found += [[problem.options[k] for k in solution] for solution in event.solutions]
+
+    def keep(batch: SolutionsFound) -> None:
+        found.extend([problem.options[k] for k in solution] for solution in batch.solutions)
+
+    drive(solve(problem, limit=limit, **settings), on_found=keep)  # type: ignore[arg-type]
     return found
 
 

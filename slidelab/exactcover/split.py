@@ -20,7 +20,7 @@ from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
-from slidelab.runs import Progress
+from slidelab.runs import Progress, relay
 
 
 @dataclass(frozen=True)
@@ -122,20 +122,16 @@ def solve_branch(
         solutions = [list(branch.forced)] if listing else []
         return TaskResult(branch.key, 1, 0, {"solutions": solutions})
     found: list[list[int]] = []
+
+    def keep(batch: SolutionsFound) -> None:
+        found.extend(
+            [*branch.forced, *(restricted.original[k] for k in s)] for s in batch.solutions
+        )
+
     search = solve(restricted.problem, count_only=not listing, preprocess=False)
-    while True:
-        try:
-            event = next(search)
-        except StopIteration as stop:
-            result = stop.value
-            payload = {"solutions": found} if listing else {}
-            return TaskResult(branch.key, result.count, result.nodes, payload)
-        if isinstance(event, SolutionsFound):
-            found += [
-                [*branch.forced, *(restricted.original[k] for k in s)] for s in event.solutions
-            ]
-        else:
-            yield event
+    result = yield from relay(search, keep)
+    payload = {"solutions": found} if listing else {}
+    return TaskResult(branch.key, result.count, result.nodes, payload)
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from slidelab.fileio import read_text, write_text_atomically
 from slidelab.gui.status import StatusPanel
-from slidelab.gui.worker import SolverRunner
+from slidelab.gui.worker import SolverFactory, SolverRunner
+from slidelab.runs import Found
+
+FoundT = TypeVar("FoundT", bound=Found)
 
 
 class Workbench(Protocol):
@@ -88,13 +91,13 @@ class WorkbenchWidget(QWidget):
         self.undo_stack.setClean()
 
 
-class RunningWorkbench(WorkbenchWidget):
-    """A workbench of panels around a view, whose runs stream results into a list.
+class RunningWorkbench(WorkbenchWidget, Generic[FoundT]):
+    """A workbench whose runs go through one lifecycle: started, results streamed in batches of
+    `FoundT`, then finished, or stopped (cancelled by the user, or failed).
 
-    Subclasses start runs with `start_run` and implement `run_found` (a batch of results),
-    `run_finished` (the result; returns the status-line message), `run_stopped` (after a
-    cancel or a failure) and `_update_actions`.  Events of runs other tabs started are
-    ignored.
+    Subclasses start runs with `start_run` and implement `run_finished` (the result; returns
+    the status-line message), `run_stopped` and `_update_actions`, and `run_found` when their
+    solvers hand out results as they go.  Events of runs other tabs started are ignored.
     """
 
     def __init__(
@@ -102,10 +105,10 @@ class RunningWorkbench(WorkbenchWidget):
     ) -> None:
         super().__init__(runner, status, parent)
         self.running = False
-        runner.found.connect(lambda event: self.running and self.run_found(event))
+        runner.found.connect(lambda batch: self.running and self.run_found(batch))
         runner.finished.connect(self._finished)
         runner.failed.connect(self._failed)
-        runner.cancelled.connect(self._stopped)
+        runner.stopped.connect(self._stopped)
         runner.busyChanged.connect(lambda _busy: self._update_actions())
 
     def place(self, panels: list[QWidget], sizes: list[int]) -> None:
@@ -119,14 +122,14 @@ class RunningWorkbench(WorkbenchWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
 
-    def start_run(self, phase: str, make_solver) -> None:
+    def start_run(self, phase: str, make_solver: SolverFactory) -> None:
         """Run `make_solver()` on the solver thread, showing `phase` in the status line."""
         self.running = True
         self.status.running(phase)
         self.runner.start(make_solver)
 
-    def run_found(self, event: object) -> None:
-        raise NotImplementedError
+    def run_found(self, batch: FoundT) -> None:
+        """A batch of the run's results (none come from solvers that only return theirs)."""
 
     def run_finished(self, result: object) -> str:
         raise NotImplementedError

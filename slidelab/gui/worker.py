@@ -1,11 +1,11 @@
 """Run solver generators on a worker thread and report back through main-thread signals.
 
-The worker iterates a solver generator (see `slidelab.runs`) and checks a cancel
-flag between the events it yields, so a run stops within one kernel chunk.
-`Progress` events go to `progress`; anything else a solver yields (a batch of
-solutions found so far) goes to `found`, so results can stream into a view.  The
-`SolverRunner` lives in the main thread and re-emits everything the worker
-sends, so widgets and tests connect to an object that belongs to their thread.
+The worker drives a solver (`slidelab.runs.drive`) with the cancel flag as its stop
+check, so a cancelled run stops within one kernel chunk.  `Progress` events go to
+`progress` and `Found` batches (results so far) to `found`, so results can stream
+into a view.  The `SolverRunner` lives in the main thread and re-emits everything
+the worker sends, so widgets and tests connect to an object that belongs to their
+thread.
 """
 
 from __future__ import annotations
@@ -13,24 +13,25 @@ from __future__ import annotations
 import threading
 import time
 import traceback
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from slidelab.errors import SlidelabError
-from slidelab.runs import Progress
+from slidelab.runs import Found, Progress, RunStopped, Solver, drive
 
-SolverFactory = Callable[[], Generator[Any, None, Any]]
+SolverFactory = Callable[[], Solver[Any]]
 
 
 class _Worker(QObject):
     """Lives in the worker thread; runs one job at a time."""
 
     progress = Signal(object)
+    found = Signal(object)
     finished = Signal(object)
     failed = Signal(str)
-    cancelled = Signal()
+    stopped = Signal()
 
     def __init__(self, cancel: threading.Event) -> None:
         super().__init__()
@@ -39,29 +40,23 @@ class _Worker(QObject):
     @Slot(object)
     def run(self, make_solver: SolverFactory) -> None:
         try:
-            solver = make_solver()
-            while True:
-                if self._cancel.is_set():
-                    solver.close()
-                    self.cancelled.emit()
-                    return
-                try:
-                    event = next(solver)
-                except StopIteration as stop:
-                    self.finished.emit(stop.value)
-                    return
-                self.progress.emit(event)
+            result = drive(make_solver(), self.progress.emit, self.found.emit, self._cancel.is_set)
+        except RunStopped:
+            self.stopped.emit()
         except SlidelabError as error:
             self.failed.emit(str(error))
         except Exception:  # a bug: report it instead of killing the thread
             self.failed.emit("internal error:\n" + traceback.format_exc())
+        else:
+            self.finished.emit(result)
 
 
 class SolverRunner(QObject):
     """Starts solver runs on a background thread; one run at a time.
 
-    Signals: `started()`, `progress(Progress)`, `found(event)`, `finished(result)`,
-    `failed(message)`, `cancelled()`, `busyChanged(bool)`; all emitted in the main thread.
+    Signals: `started()`, `progress(Progress)`, `found(Found)`, `finished(result)`,
+    `failed(message)`, `stopped()` (after `cancel`), `busyChanged(bool)`; all emitted in
+    the main thread.
     """
 
     started = Signal()
@@ -69,7 +64,7 @@ class SolverRunner(QObject):
     found = Signal(object)
     finished = Signal(object)
     failed = Signal(str)
-    cancelled = Signal()
+    stopped = Signal()
     busyChanged = Signal(bool)
     _submit = Signal(object)
 
@@ -82,9 +77,10 @@ class SolverRunner(QObject):
         self._worker.moveToThread(self._thread)
         self._submit.connect(self._worker.run)
         self._worker.progress.connect(self._on_progress)
+        self._worker.found.connect(self._on_found)
         self._worker.finished.connect(self._on_finished)
         self._worker.failed.connect(self._on_failed)
-        self._worker.cancelled.connect(self._on_cancelled)
+        self._worker.stopped.connect(self._on_stopped)
         self._thread.start()
         self._busy = False
         self.started_at = 0.0
@@ -104,12 +100,12 @@ class SolverRunner(QObject):
         self._submit.emit(make_solver)
 
     def cancel(self) -> None:
-        """Ask the current run to stop at its next progress event."""
+        """Ask the current run to stop at its next progress event (it then emits `stopped`)."""
         if self._busy:
             self._cancel.set()
 
     def shutdown(self) -> None:
-        """Cancel any run and stop the thread (call before the app quits)."""
+        """Cancel any run and end the thread (call before the window closes)."""
         self.cancel()
         self._thread.quit()
         self._thread.wait()
@@ -118,13 +114,19 @@ class SolverRunner(QObject):
         self._busy = busy
         self.busyChanged.emit(busy)
 
+    def _live(self) -> bool:
+        """Whether events of the current run are still wanted (it runs and is not cancelled)."""
+        return self._busy and not self._cancel.is_set()
+
     @Slot(object)
-    def _on_progress(self, event: object) -> None:
-        if self._busy and not self._cancel.is_set():
-            if isinstance(event, Progress):
-                self.progress.emit(event)
-            else:
-                self.found.emit(event)
+    def _on_progress(self, event: Progress) -> None:
+        if self._live():
+            self.progress.emit(event)
+
+    @Slot(object)
+    def _on_found(self, batch: Found) -> None:
+        if self._live():
+            self.found.emit(batch)
 
     @Slot(object)
     def _on_finished(self, result: object) -> None:
@@ -137,6 +139,6 @@ class SolverRunner(QObject):
         self.failed.emit(message)
 
     @Slot()
-    def _on_cancelled(self) -> None:
+    def _on_stopped(self) -> None:
         self._set_busy(False)
-        self.cancelled.emit()
+        self.stopped.emit()

@@ -18,7 +18,7 @@ timing (the estimate is taken when the budget runs out), which is safe: a branch
 is either recorded whole or split.  With a journal, every finished
 subproblem is recorded; a rerun skips recorded branches, and splits a branch at
 once when some of its descendants are recorded.  The driver is a solver: it yields
-`Progress` about every 50 ms, and closing it cancels the run (worker processes
+`Progress` about every 50 ms, and closing it stops the run (worker processes
 are terminated, Dask tasks cancelled).  Results come back sorted by key.
 """
 
@@ -35,7 +35,7 @@ from typing import Any, Protocol, TypeVar
 from slidelab.errors import SlidelabError
 from slidelab.parallel.journal import Journal
 from slidelab.parallel.tasks import TaskResult
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Progress, RunStopped, drive, relay
 
 ROOT_NODES = 500_000
 """Nodes the root is explored with before the search is split at all."""
@@ -108,18 +108,20 @@ def within_budget(
     size (nodes / fraction done) exceeds `growth` (default `GROWTH`) budgets: then stop it
     and return None."""
     growth = GROWTH if growth is None else growth
-    while True:
-        try:
-            event = next(search)
-        except StopIteration as stop:
-            return stop.value
+
+    def check(event: Progress) -> Progress:
+        nonlocal budget
         if budget is not None and event.explored >= budget:
             estimate = event.explored / event.fraction if event.fraction else float("inf")
             if estimate > growth * budget:
-                search.close()
-                return None
+                raise RunStopped
             budget = None  # nearly done: finish it here
-        yield event
+        return event
+
+    try:
+        return (yield from relay(search, report=check))
+    except RunStopped:
+        return None
 
 
 @dataclass(frozen=True)
@@ -159,19 +161,16 @@ def run_split(
             fraction=len(results) / total if queued else None,
         )
 
+    def during(event: Progress) -> Progress:
+        """The run's progress while a search here is at `event`."""
+        return progress(event.explored)
+
     root = job.root()
     if root.key in done:
         return [done[root.key]]
     branches: deque[Any] = deque([root])
     if not has_recorded_descendants(root.key):
-        search = job.explore(root, ROOT_NODES, ROOT_GROWTH)
-        while True:
-            try:
-                event = next(search)
-            except StopIteration as stop:
-                finished = stop.value
-                break
-            yield progress(event.explored)
+        finished = yield from relay(job.explore(root, ROOT_NODES, ROOT_GROWTH), report=during)
         if finished is not None:
             finish(finished)
             return [finished]
@@ -218,14 +217,8 @@ def run_split(
         waiting = deque(tasks)
         while waiting:
             task = waiting.popleft()
-            search = job.explore(task.branch, task.budget)
-            while True:
-                try:
-                    event = next(search)
-                except StopIteration as stop:
-                    waiting.extend(outcome(task, stop.value))
-                    break
-                yield progress(event.explored)
+            result = yield from relay(job.explore(task.branch, task.budget), report=during)
+            waiting.extend(outcome(task, result))
     return [results[key] for key in sorted(results)]
 
 
@@ -285,7 +278,7 @@ def _install(job: SplitJob) -> None:
 
 def _explore_installed(task: _Task) -> TaskResult | None:
     assert _job is not None
-    return run_to_end(_job.explore(task.branch, task.budget))
+    return drive(_job.explore(task.branch, task.budget))
 
 
 def _on_processes(
@@ -315,7 +308,7 @@ def _on_processes(
 
 
 def _explore_on_worker(job: SplitJob, task: _Task) -> TaskResult | None:
-    return run_to_end(job.explore(task.branch, task.budget))
+    return drive(job.explore(task.branch, task.budget))
 
 
 def _on_dask(

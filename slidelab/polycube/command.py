@@ -17,7 +17,7 @@ from slidelab.polycube.packing import Packing, build_packing, format_dlx, soluti
 from slidelab.polycube.spec import cell_name, parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
 from slidelab.progress import ProgressLine
-from slidelab.runs import ResultT, Solver, run_to_end
+from slidelab.runs import ResultT, Solver, drive
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -127,7 +127,7 @@ def _with_progress_line(search: Solver[ResultT]) -> ResultT:
     """Run `search` to its end, showing its progress on a terminal's stderr."""
     progress = ProgressLine()
     try:
-        return run_to_end(search, progress)
+        return drive(search, progress)
     finally:
         progress.clear()
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from slidelab.exactcover.dlxformat import format_problem
 from slidelab.exactcover.problem import Problem
-from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.exactcover.search import solve
 from slidelab.polycube.rotations import Shape, mirror, orientations
 from slidelab.polycube.spec import Cell, PieceSpec, Spec, cell_name
+from slidelab.runs import drive
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,8 @@ def format_dlx(packing: Packing, echo: str = "") -> str:
     return format_problem(packing.problem, comment)
 
 
-def solution_numbers(problem: Problem, *, limit: int | None = None) -> Iterator[tuple[int, ...]]:
+def solution_numbers(problem: Problem, *, limit: int | None = None) -> list[tuple[int, ...]]:
     """Every solution of `problem` as a tuple of option numbers (at most `limit`)."""
-    for event in solve(problem, limit=limit):
-        if isinstance(event, SolutionsFound):
-            yield from event.solutions
+    found: list[tuple[int, ...]] = []
+    drive(solve(problem, limit=limit), on_found=lambda batch: found.extend(batch.solutions))
+    return found

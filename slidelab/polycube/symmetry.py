@@ -33,11 +33,11 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 
 from slidelab.exactcover.problem import Problem
-from slidelab.exactcover.search import Event, ExactCoverResult, SolutionsFound, solve
+from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
 from slidelab.polycube.packing import Packing, base_shapes
 from slidelab.polycube.rotations import REFLECTIONS, ROTATIONS, Matrix, apply, mirror
 from slidelab.polycube.spec import Cell
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Progress, drive, relay
 
 Permutation = tuple[int, ...]
 
@@ -144,7 +144,7 @@ def search_distinct(packing: Packing) -> Generator[Progress, None, DistinctCount
     """Count solutions and distinct solutions of `packing` by symmetry breaking (see module doc).
 
     A solver in the house contract: it yields the progress of every engine run it
-    makes (nodes and solutions summed over them) and closing it cancels the run.
+    makes (nodes and solutions summed over them) and closing it stops the run.
     """
     started = time.perf_counter()
     group = box_group(packing)
@@ -182,7 +182,7 @@ def search_distinct(packing: Packing) -> Generator[Progress, None, DistinctCount
 
 def count_distinct(packing: Packing) -> DistinctCount:
     """`search_distinct` run to its end."""
-    return run_to_end(search_distinct(packing))
+    return drive(search_distinct(packing))
 
 
 class _Tally:
@@ -204,36 +204,32 @@ class _Tally:
         """The solutions of `problem`, each option renamed through `numbering`."""
         found: list[tuple[int, ...]] = []
 
-        def keep(solutions: tuple[tuple[int, ...], ...]) -> None:
-            found.extend(tuple(numbering[k] for k in s) for s in solutions)
+        def keep(batch: SolutionsFound) -> None:
+            found.extend(tuple(numbering[k] for k in s) for s in batch.solutions)
 
         yield from self._run(solve(problem), keep)
         return found
 
     def _run(
         self,
-        search: Generator[Event, None, ExactCoverResult],
-        keep: Callable[[tuple[tuple[int, ...], ...]], None] | None = None,
+        search: Generator[Progress | SolutionsFound, None, ExactCoverResult],
+        keep: Callable[[SolutionsFound], None] | None = None,
     ) -> Generator[Progress, None, ExactCoverResult]:
         """Relay `search`'s progress as running totals, handing its solutions to `keep`."""
-        while True:
-            try:
-                event = next(search)
-            except StopIteration as stop:
-                self.nodes += stop.value.nodes
-                self.found += stop.value.count
-                return stop.value
-            if isinstance(event, SolutionsFound):
-                if keep is not None:
-                    keep(event.solutions)
-            else:
-                yield Progress(
-                    phase="counting up to symmetry",
-                    explored=self.nodes + event.explored,
-                    elapsed=time.perf_counter() - self.started,
-                    depth=event.depth,
-                    found=self.found + event.found,
-                )
+        result = yield from relay(search, keep, self._total)
+        self.nodes += result.nodes
+        self.found += result.count
+        return result
+
+    def _total(self, event: Progress) -> Progress:
+        """One engine run's progress as that of all the runs so far."""
+        return Progress(
+            phase="counting up to symmetry",
+            explored=self.nodes + event.explored,
+            elapsed=time.perf_counter() - self.started,
+            depth=event.depth,
+            found=self.found + event.found,
+        )
 
 
 def _choose_piece(

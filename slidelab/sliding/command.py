@@ -8,7 +8,7 @@ from typing import Any
 
 from slidelab.errors import SlidelabError
 from slidelab.progress import ProgressLine
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.render import describe_move, render_board
 from slidelab.sliding.search import (
@@ -79,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
     progress = ProgressLine()
     if args.all_styles:
         run = every_style(search, puzzle, **settings)
-        outcomes: list[SolveResult | Analysis] = list(run_to_end(run, progress))
+        outcomes: list[SolveResult | Analysis] = list(drive(run, progress))
     else:
-        outcomes = [run_to_end(search(puzzle, args.style, **settings), progress)]
+        outcomes = [drive(search(puzzle, args.style, **settings), progress)]
     progress.clear()
     if args.json:
         objects = [_as_json(puzzle, outcome) for outcome in outcomes]

@@ -10,7 +10,7 @@ from slidelab.antislide.layers import parse_packing
 from slidelab.antislide.model import Box, Placement
 from slidelab.antislide.reference import orbit_counts
 from slidelab.antislide.search import PackingsFound, solve
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Progress, drive
 from tests.antislide.figures import CLASSES, CLASSES_4x4x4, CLASSES_4x4x5, SEED_3x3x3, SEED_4x4x4
 
 
@@ -24,14 +24,14 @@ def canonical(box: Box, bricks: tuple[Placement, ...] | list[Placement]) -> tupl
 
 @pytest.mark.parametrize("dims", sorted(CLASSES))
 def test_golden_classes(dims):
-    result = run_to_end(solve(Box(dims)))
+    result = drive(solve(Box(dims)))
     assert result.by_blocks == CLASSES[dims]
     assert result.solutions == sum(CLASSES[dims].values())
 
 
 def test_3x3x3_has_the_seeds_one_packing():
     box, bricks = parse_packing(SEED_3x3x3, (2, 2, 1))
-    result = run_to_end(solve(box, keep=True))
+    result = drive(solve(box, keep=True))
     assert [p.blocks for p in result.packings] == [0, 6]
     assert result.symmetries == 48
     assert result.packings[0].symmetries == 48  # the empty packing
@@ -40,7 +40,7 @@ def test_3x3x3_has_the_seeds_one_packing():
 
 def test_4x4x4_finds_the_seeds_12_block_packing_with_24_symmetries():
     box, bricks = parse_packing(SEED_4x4x4, (2, 2, 1))
-    result = run_to_end(solve(box, min_blocks=12, max_blocks=12, keep=True))
+    result = drive(solve(box, min_blocks=12, max_blocks=12, keep=True))
     assert result.by_blocks == {12: 3}
     seed = canonical(box, list(bricks.values()))
     matches = [p for p in result.packings if canonical(box, p.bricks) == seed]
@@ -48,14 +48,14 @@ def test_4x4x4_finds_the_seeds_12_block_packing_with_24_symmetries():
 
 
 def test_4x4x4_counts_and_summaries():
-    result = run_to_end(solve(Box((4, 4, 4))))
+    result = drive(solve(Box((4, 4, 4))))
     assert result.by_blocks == CLASSES_4x4x4
     assert (result.solutions, result.min_blocks, result.max_blocks) == (1171, 12, 16)
 
 
 @pytest.mark.parametrize("dims", [(4, 4, 5), (4, 5, 4), (5, 4, 4)])
 def test_order_of_dimensions_does_not_matter(dims):
-    result = run_to_end(solve(Box(dims)))
+    result = drive(solve(Box(dims)))
     assert result.by_blocks == CLASSES_4x4x5
     assert (result.solutions, result.min_blocks, result.max_blocks) == (47403, 15, 20)
     assert result.symmetries == 16
@@ -63,8 +63,8 @@ def test_order_of_dimensions_does_not_matter(dims):
 
 @pytest.mark.parametrize("dims", [(2, 3, 4), (3, 4, 2), (4, 2, 3), (3, 2, 2), (2, 3, 2)])
 def test_any_order_gives_the_same_counts(dims):
-    sorted_counts = run_to_end(solve(Box(tuple(sorted(dims))))).by_blocks
-    assert run_to_end(solve(Box(dims))).by_blocks == sorted_counts
+    sorted_counts = drive(solve(Box(tuple(sorted(dims))))).by_blocks
+    assert drive(solve(Box(dims))).by_blocks == sorted_counts
 
 
 def _small_boxes():
@@ -75,7 +75,7 @@ def _small_boxes():
 
 @pytest.mark.parametrize("dims", list(_small_boxes()))
 def test_agrees_with_brute_force_up_to_3x3x4(dims):
-    assert run_to_end(solve(Box(dims))).by_blocks == orbit_counts(Box(dims))
+    assert drive(solve(Box(dims))).by_blocks == orbit_counts(Box(dims))
 
 
 @pytest.mark.parametrize(
@@ -90,11 +90,11 @@ def test_agrees_with_brute_force_up_to_3x3x4(dims):
     ],
 )
 def test_agrees_with_brute_force_on_other_bricks(dims, brick):
-    assert run_to_end(solve(Box(dims), brick)).by_blocks == orbit_counts(Box(dims), brick)
+    assert drive(solve(Box(dims), brick)).by_blocks == orbit_counts(Box(dims), brick)
 
 
 def test_block_filters():
-    result = run_to_end(solve(Box((4, 4, 4)), min_blocks=13, max_blocks=15))
+    result = drive(solve(Box((4, 4, 4)), min_blocks=13, max_blocks=15))
     assert result.by_blocks == {13: 1, 14: 72, 15: 21}
 
 
@@ -106,7 +106,7 @@ def test_progress_and_cancel():
 
 
 def test_packing_symmetries_divide_the_group():
-    result = run_to_end(solve(Box((4, 4, 4)), max_blocks=14, keep=True))
+    result = drive(solve(Box((4, 4, 4)), max_blocks=14, keep=True))
     assert len(result.packings) == result.solutions
     assert all(48 % p.symmetries == 0 for p in result.packings)
 

@@ -8,7 +8,7 @@ from slidelab.antislide.model import Box
 from slidelab.antislide.search import solve
 from slidelab.antislide.split import solve_split
 from slidelab.parallel import run
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 
 
 @pytest.fixture
@@ -28,13 +28,13 @@ def tiny_budgets(monkeypatch):
     ],
 )
 def test_subproblems_find_the_same_packings(tiny_budgets, dims, brick, low, high):
-    whole = run_to_end(solve(Box(dims), brick, min_blocks=low, max_blocks=high, keep=True))
-    split = run_to_end(solve_split(Box(dims), brick, min_blocks=low, max_blocks=high, keep=True))
+    whole = drive(solve(Box(dims), brick, min_blocks=low, max_blocks=high, keep=True))
+    split = drive(solve_split(Box(dims), brick, min_blocks=low, max_blocks=high, keep=True))
     assert split.result.by_blocks == whole.by_blocks
     assert split.result.packings == whole.packings
     assert split.subproblems > 1 or whole.nodes < 1024  # the first chunk ends small searches
 
 
 def test_two_processes_count_4x4x5(tiny_budgets):
-    split = run_to_end(solve_split(Box((4, 4, 5)), jobs=2))
+    split = drive(solve_split(Box((4, 4, 5)), jobs=2))
     assert split.result.solutions == 47403 and split.subproblems > 2

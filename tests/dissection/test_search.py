@@ -18,7 +18,7 @@ from slidelab.dissection.search import (
 from slidelab.dissection.shape import Shape, parse_shape, square
 from slidelab.dissection.shifts import Tables
 from slidelab.dissection.text import colour_rows
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Progress, drive
 from tests.dissection.figures import RUNS, SEED_COLOURINGS
 
 
@@ -110,14 +110,14 @@ def test_closing_the_generator_cancels(monkeypatch):
 
 def test_smallest_raises_the_pieces_until_solutions_exist():
     # Two pieces cannot make a 1 x 9 strip (the seed's run finds none); three bars of 3 can.
-    strip = run_to_end(smallest(dissection("strip-1x9.dots", 2), listing=False))
+    strip = drive(smallest(dissection("strip-1x9.dots", 2), listing=False))
     three = count_solutions(dissection("strip-1x9.dots", 3))
     assert strip.dissection.pieces == 3
     assert strip.count == three.count > 0
-    none = run_to_end(smallest(dissection("strip-1x9.dots", 2), listing=False, most=2))
+    none = drive(smallest(dissection("strip-1x9.dots", 2), listing=False, most=2))
     assert (none.dissection.pieces, none.count) == (2, 0)
     with pytest.raises(DissectionError):
-        run_to_end(smallest(dissection("strip-1x9.dots", 2), most=17))
+        drive(smallest(dissection("strip-1x9.dots", 2), most=17))
 
 
 def test_the_classic_staircase_is_found():

@@ -21,7 +21,7 @@ from slidelab.dissection.search import (
 from slidelab.dissection.shape import square
 from slidelab.dissection.split import DissectionJob, solve_split
 from slidelab.parallel import run
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from tests.dissection.figures import TOY
 
 
@@ -73,7 +73,7 @@ def test_the_subtrees_of_every_prefix_partition_the_solutions(dissection):
     for _ in range(dissection.pieces):
         leaves = [child for leaf in leaves for child in job.children(leaf)]
     assert all(job.children(leaf) == [] for leaf in leaves)
-    results = [run_to_end(job.explore(leaf, None)) for leaf in leaves]
+    results = [drive(job.explore(leaf, None)) for leaf in leaves]
     split = [s for r in results for s in r.payload["solutions"]]
     assert split == [as_row(s) for s in find_solutions(dissection)]
     whole = count_solutions(dissection)
@@ -84,8 +84,8 @@ def test_the_subtrees_of_every_prefix_partition_the_solutions(dissection):
 
 @pytest.mark.parametrize("dissection", PROBLEMS)
 def test_split_search_finds_the_same_solutions_in_order(tiny_budgets, dissection):
-    whole = run_to_end(solve(dissection, listing=False))
-    split = run_to_end(solve_split(dissection))
+    whole = drive(solve(dissection, listing=False))
+    split = drive(solve_split(dissection))
     assert split.found.solutions() == find_solutions(dissection)
     assert knuths_counts(split.result) == knuths_counts(whole)
     assert split.result.shifts == whole.shifts
@@ -109,12 +109,12 @@ def test_prefixes_may_reach_into_the_orientations():
 
 def test_a_forced_choice_the_search_would_not_make_finds_nothing():
     toy = problem("knuth-toy.dots", 3)
-    assert run_to_end(solve(toy, prefix=(5, 4))).count == 0  # placements in decreasing order
-    assert run_to_end(solve(toy, prefix=(0, 0, 0, 1))).count == 0  # colour 1 is never turned
+    assert drive(solve(toy, prefix=(5, 4))).count == 0  # placements in decreasing order
+    assert drive(solve(toy, prefix=(0, 0, 0, 1))).count == 0  # colour 1 is never turned
 
 
 def test_two_processes_give_the_same_count(tiny_budgets):
-    split = run_to_end(solve_split(problem("knuth-toy.dots", 4), listing=False, jobs=2))
+    split = drive(solve_split(problem("knuth-toy.dots", 4), listing=False, jobs=2))
     assert split.result.count == 149798 and split.subproblems > 2
 
 

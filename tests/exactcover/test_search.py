@@ -16,7 +16,7 @@ from slidelab.exactcover.search import (
     solve,
 )
 from slidelab.exactcover.state import BITS, LINKS, choose_engine
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Progress, drive
 from tests.exactcover.problems import PENTOMINO_BOXES, QUEENS, SOMA, pentominoes, queens, soma
 from tests.exactcover.test_dlxformat import DLX1_EXAMPLE, DLX2_EXAMPLE, DLX3_EXAMPLE
 
@@ -171,8 +171,8 @@ def test_progress_fraction_grows_from_zero_to_one():
 
 def test_preprocessing_removes_options_but_no_solution():
     problem = pentominoes(3, 20)
-    kept = run_to_end(solve(problem, count_only=True, preprocess=False))
-    pruned = run_to_end(solve(problem, count_only=True, preprocess=True))
+    kept = drive(solve(problem, count_only=True, preprocess=False))
+    pruned = drive(solve(problem, count_only=True, preprocess=True))
     assert pruned.count == kept.count == 8
     assert pruned.options_removed > 0 and kept.options_removed == 0
     assert pruned.nodes < kept.nodes
@@ -180,8 +180,8 @@ def test_preprocessing_removes_options_but_no_solution():
 
 def test_preprocessing_by_default_with_links_only():
     problem = pentominoes(3, 20)
-    assert run_to_end(solve(problem, engine=LINKS)).options_removed == 150
-    assert run_to_end(solve(problem, engine=BITS)).options_removed == 0
+    assert drive(solve(problem, engine=LINKS)).options_removed == 150
+    assert drive(solve(problem, engine=BITS)).options_removed == 0
 
 
 def test_default_engine():

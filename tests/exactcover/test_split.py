@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from slidelab.exactcover.reference import reference_solutions
 from slidelab.exactcover.split import ExactCoverJob, restrict, search_split
 from slidelab.parallel import run
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from tests.exactcover.problems import SOMA, queens, soma
 from tests.exactcover.test_reference_agreement import problems
 
@@ -24,7 +24,7 @@ def tiny_budgets(monkeypatch):
 
 
 def all_solutions(problem) -> set[tuple[int, ...]]:
-    outcome = run_to_end(search_split(problem, listing=True))
+    outcome = drive(search_split(problem, listing=True))
     assert outcome.count == len(outcome.solutions)
     found = [tuple(sorted(s)) for s in outcome.solutions]
     assert len(found) == len(set(found))  # no solution in two branches
@@ -42,7 +42,7 @@ def test_children_partition_the_solutions(problem, depth):
         ] + [b for b in branches if restrict(problem, b).problem is None]
     found = []
     for branch in branches:
-        result = run_to_end(job.explore(branch, None))
+        result = drive(job.explore(branch, None))
         found += [tuple(sorted(s)) for s in result.payload["solutions"]]
     assert len(found) == len(set(found))
     assert set(found) == reference_solutions(problem)
@@ -60,16 +60,16 @@ def test_split_search_agrees_with_the_reference_with_multiplicities(problem):
 
 
 def test_queens_and_soma_counts_survive_splitting(tiny_budgets):
-    outcome = run_to_end(search_split(queens(8)))
+    outcome = drive(search_split(queens(8)))
     assert outcome.count == 92 and outcome.subproblems > 8
-    assert run_to_end(search_split(soma())).count == SOMA
+    assert drive(search_split(soma())).count == SOMA
 
 
 def test_two_processes_give_the_same_solutions(monkeypatch):
     monkeypatch.setattr(run, "ROOT_NODES", 50)
     monkeypatch.setattr(run, "PROBE_NODES", 20)
     problem = queens(7)
-    here = run_to_end(search_split(problem, listing=True))
-    there = run_to_end(search_split(problem, listing=True, jobs=2))
+    here = drive(search_split(problem, listing=True))
+    there = drive(search_split(problem, listing=True, jobs=2))
     assert there.count == here.count == 40
     assert there.solutions == here.solutions  # merged by subproblem key: the same order

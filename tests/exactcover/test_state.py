@@ -10,7 +10,7 @@ from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.exactcover.state import BITS, LINKS, StateError, load_state
 from slidelab.fileio import FileAccessError
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from tests.exactcover.problems import pentominoes, queens
 
 MULTIPLICITIES = Problem.of_sets(
@@ -74,7 +74,7 @@ def test_killed_run_loses_only_the_work_since_the_last_save(tmp_path):
     shutil.copy(path, tmp_path / "left.npz")  # what a kill at this moment leaves on disk
     _, uninterrupted = finish(search)
     assert uninterrupted.count == 1472
-    resumed = run_to_end(
+    resumed = drive(
         solve(problem, count_only=True, state=load_state(tmp_path / "left.npz", problem))
     )
     assert resumed.count == 1472
@@ -83,10 +83,10 @@ def test_killed_run_loses_only_the_work_since_the_last_save(tmp_path):
 
 def test_finished_state_resumes_to_the_final_count_at_once(tmp_path):
     path = tmp_path / "done.npz"
-    run_to_end(solve(queens(6), checkpoint=path))
+    drive(solve(queens(6), checkpoint=path))
     state = load_state(path, queens(6))
     assert state.done and state.count == 4
-    assert run_to_end(solve(queens(6), state=state)).count == 4
+    assert drive(solve(queens(6), state=state)).count == 4
 
 
 def test_limit_then_resume_with_a_higher_limit(tmp_path):
@@ -100,7 +100,7 @@ def test_limit_then_resume_with_a_higher_limit(tmp_path):
 
 def test_state_of_another_problem_is_refused(tmp_path):
     path = tmp_path / "run.npz"
-    run_to_end(solve(queens(6), checkpoint=path))
+    drive(solve(queens(6), checkpoint=path))
     with pytest.raises(StateError, match="another problem"):
         load_state(path, queens(7))
 

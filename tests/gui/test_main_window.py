@@ -90,9 +90,9 @@ def test_the_cancel_button_stops_a_long_run(window, qtbot):
     with qtbot.waitSignal(window.runner.progress, timeout=10_000):
         qtbot.mouseClick(bench.analyze_button, LEFT)
     qtbot.wait(300)
-    with qtbot.waitSignal(window.runner.cancelled, timeout=2_000):
+    with qtbot.waitSignal(window.runner.stopped, timeout=2_000):
         qtbot.mouseClick(window.status_panel.cancel_button, LEFT)
-    assert window.status_panel.phase.text() == "cancelled"
+    assert window.status_panel.phase.text() == "stopped"
     assert bench.analyze_button.isEnabled()
 
 
@@ -208,3 +208,20 @@ def test_geometry_and_recent_files_persist_in_the_settings(qtbot, tmp_path):
     assert (second.width(), second.height()) == size != (1100, 720)
     assert second.recent_files() == [str(path.resolve())]
     qtbot.waitUntil(lambda: not second.runner.busy, timeout=120_000)
+
+
+def test_exports_show_the_solved_puzzle_after_an_edited_one_is_analysed(window, qtbot, tmp_path):
+    window.sliding.load_puzzle(parse_puzzle(SILLY))
+    bench = solve_in(window, qtbot, 5)
+    before, after = tmp_path / "before", tmp_path / "after"
+    before.mkdir()
+    after.mkdir()
+    bench.export_frames(str(before))
+    draft = bench.editor.draft()
+    bench.editor.apply_edit(draft.resized(draft.rows + 1, draft.cols), "Resize board")
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.analyze_button, Qt.MouseButton.LeftButton)
+    bench.export_frames(str(after))
+    names = sorted(p.name for p in before.iterdir())
+    assert names == sorted(p.name for p in after.iterdir())
+    assert all((before / n).read_bytes() == (after / n).read_bytes() for n in names)

@@ -8,7 +8,7 @@ from slidelab.cli import main
 from slidelab.exactcover.split import search_split
 from slidelab.parallel import run
 from slidelab.parallel.run import ClusterError
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from tests.exactcover.problems import queens
 
 distributed = pytest.importorskip("distributed")
@@ -29,8 +29,8 @@ def cluster():
 def test_the_cluster_lists_what_one_process_lists(cluster, monkeypatch):
     monkeypatch.setattr(run, "ROOT_NODES", 20)
     monkeypatch.setattr(run, "PROBE_NODES", 10)
-    here = run_to_end(search_split(queens(8), listing=True))
-    there = run_to_end(search_split(queens(8), listing=True, scheduler=cluster.scheduler_address))
+    here = drive(search_split(queens(8), listing=True))
+    there = drive(search_split(queens(8), listing=True, scheduler=cluster.scheduler_address))
     assert there.count == here.count == 92
     assert there.solutions == here.solutions and there.subproblems == here.subproblems > 8
 
@@ -47,4 +47,4 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
     with pytest.raises(
         ClusterError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
     ):
-        run_to_end(search_split(queens(8), scheduler="tcp://127.0.0.1:9"))
+        drive(search_split(queens(8), scheduler="tcp://127.0.0.1:9"))

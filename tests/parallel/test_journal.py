@@ -8,7 +8,7 @@ from slidelab.exactcover.split import search_split
 from slidelab.parallel import run
 from slidelab.parallel.journal import Journal, JournalError
 from slidelab.parallel.tasks import TaskResult
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from tests.exactcover.problems import queens
 
 
@@ -31,19 +31,19 @@ def test_a_stopped_run_resumes_from_its_journal(tmp_path):
         next(search)
     search.close()  # as if the run were cancelled half way
     recorded = lines(journal) - 1
-    outcome = run_to_end(search_split(queens(9), journal=str(journal)))
+    outcome = drive(search_split(queens(9), journal=str(journal)))
     assert outcome.count == 352
     assert outcome.resumed == recorded >= 5
     assert lines(journal) - 1 == outcome.subproblems  # every subproblem recorded once
-    again = run_to_end(search_split(queens(9), journal=str(journal)))
+    again = drive(search_split(queens(9), journal=str(journal)))
     assert (again.count, again.resumed, again.nodes) == (352, outcome.subproblems, outcome.nodes)
 
 
 def test_a_journal_of_another_problem_is_refused(tmp_path):
     journal = tmp_path / "run.journal"
-    run_to_end(search_split(queens(6), journal=str(journal), what="six queens"))
+    drive(search_split(queens(6), journal=str(journal), what="six queens"))
     with pytest.raises(JournalError) as caught:
-        run_to_end(search_split(queens(7), journal=str(journal)))
+        drive(search_split(queens(7), journal=str(journal)))
     assert str(caught.value) == (
         f"{journal}: this journal belongs to another problem (six queens); give another file, "
         "or delete this one to start afresh"

@@ -19,7 +19,7 @@ import re
 
 import pytest
 
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from slidelab.sliding.library import library_names, library_text
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.search import analyze, solve
@@ -112,7 +112,7 @@ def test_comments_follow_the_stop_line(name: str) -> None:
 def test_the_stated_optimal_move_count_is_what_solve_finds(
     name: str, style: int, moves: int
 ) -> None:
-    result = run_to_end(solve(_puzzle(name), style, max_states=MAX_STATES))
+    result = drive(solve(_puzzle(name), style, max_states=MAX_STATES))
     assert result.limit_message is None, result.limit_message
     assert result.moves == moves
     assert len(result.path) == moves + 1
@@ -122,7 +122,7 @@ def test_the_stated_optimal_move_count_is_what_solve_finds(
 def test_the_stated_layers_are_what_analyze_finds(
     name: str, style: int, counts: tuple[int, ...]
 ) -> None:
-    analysis = run_to_end(analyze(_puzzle(name), style, max_states=MAX_STATES))
+    analysis = drive(analyze(_puzzle(name), style, max_states=MAX_STATES))
     assert analysis.limit_message is None, analysis.limit_message
     assert analysis.layers == counts
     assert analysis.reachable == sum(counts)

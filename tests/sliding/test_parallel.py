@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 
 from slidelab.errors import SlidelabError
-from slidelab.runs import Progress, run_to_end
+from slidelab.runs import Progress, drive
 from slidelab.sliding import search
 from slidelab.sliding.encoding import build_tables
 from slidelab.sliding.library import load_library_puzzle
@@ -83,13 +83,13 @@ def assert_same_on_threads(
 ) -> int:
     """analyze and solve agree with jobs=1 in every field; returns the chunks split."""
     alone = [
-        run_to_end(analyze(puzzle, style, jobs=1, **options)),
-        run_to_end(solve(puzzle, style, jobs=1, **options)),
+        drive(analyze(puzzle, style, jobs=1, **options)),
+        drive(solve(puzzle, style, jobs=1, **options)),
     ]
     with counting_splits(splitting) as splits:
         together = [
-            run_to_end(analyze(puzzle, style, jobs=jobs, **options)),
-            run_to_end(solve(puzzle, style, jobs=jobs, **options)),
+            drive(analyze(puzzle, style, jobs=jobs, **options)),
+            drive(solve(puzzle, style, jobs=jobs, **options)),
         ]
     for one, many in zip(alone, together, strict=True):
         if isinstance(one, SolveResult):  # how far past the goal it got depends on chunk times
@@ -125,7 +125,7 @@ def test_default_threshold_splits_big_layers_only() -> None:
     with counting_splits(DEFAULTS) as splits:
         hughes = load_library_puzzle("hughes.slide")
         for style in range(6):
-            run_to_end(analyze(hughes, style, jobs=2))
+            drive(analyze(hughes, style, jobs=2))
     assert splits[0] == 0
     eight = parse_puzzle(single_blank(3, 3))
     assert assert_same_on_threads(eight, 0, 2, DEFAULTS) > 0
@@ -146,4 +146,4 @@ def test_threaded_search_yields_progress_and_stops_its_threads_when_closed() -> 
 
 def test_jobs_must_be_positive() -> None:
     with pytest.raises(SlidelabError, match="the number of jobs must be at least 1, not 0"):
-        run_to_end(solve(load_library_puzzle("knuth-silly.slide"), 0, jobs=0))
+        drive(solve(load_library_puzzle("knuth-silly.slide"), 0, jobs=0))

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from slidelab.runs import run_to_end
+from slidelab.runs import drive
 from slidelab.sliding.model import (
     KIND_NAMES,
     Cell,
@@ -210,11 +210,11 @@ def test_search_agrees_with_reference(style: int, puzzle: Puzzle) -> None:
     layers = reference_layers(puzzle, style)
     moves = reference_moves(puzzle, style)
 
-    analysis = run_to_end(analyze(puzzle, style))
+    analysis = drive(analyze(puzzle, style))
     assert analysis.layers == layers
     assert analysis.reachable == sum(layers)
 
-    result = run_to_end(solve(puzzle, style))
+    result = drive(solve(puzzle, style))
     assert result.moves == moves
     if moves is None:
         assert result.path == ()
@@ -231,7 +231,7 @@ def test_search_agrees_with_reference(style: int, puzzle: Puzzle) -> None:
 def test_goal_count_and_farthest_examples_agree_with_reference(style: int, puzzle: Puzzle) -> None:
     _show(puzzle)
     by_distance = list(breadth_first_layers(puzzle, style))
-    analysis = run_to_end(analyze(puzzle, style))
+    analysis = drive(analyze(puzzle, style))
     assert analysis.goal_count == sum(puzzle.meets_goal(c) for c in chain(*by_distance))
     assert analysis.farthest_distance == len(by_distance) - 1
     assert analysis.farthest_count == len(by_distance[-1])
@@ -243,14 +243,14 @@ def test_goal_count_and_farthest_examples_agree_with_reference(style: int, puzzl
 @given(puzzle=puzzles())
 def test_more_powerful_styles_never_need_more_moves(puzzle: Puzzle) -> None:
     _show(puzzle)
-    moves = [run_to_end(solve(puzzle, style)).moves for style in STYLES]
+    moves = [drive(solve(puzzle, style)).moves for style in STYLES]
     s0, s1, s2, s3, s4, s5 = (inf if m is None else m for m in moves)
     assert s2 <= s1 <= s0
     assert s5 <= s4 <= s3
     assert s3 <= s0
     assert s4 <= s1
     assert s5 <= s2
-    reachable = [run_to_end(analyze(puzzle, style)).reachable for style in STYLES]
+    reachable = [drive(analyze(puzzle, style)).reachable for style in STYLES]
     assert reachable[0] == reachable[1] == reachable[2]
     assert reachable[3] == reachable[4] == reachable[5] >= reachable[0]
 
@@ -328,11 +328,11 @@ def test_superpiece_paths_look_past_configurations_another_superpiece_met_first(
     layers = reference_layers(puzzle, 5)
     for reverse in (False, True):
         assert _layers_with_knuths_shortcut(puzzle, reverse=reverse) != layers
-    assert run_to_end(analyze(puzzle, 5)).layers == layers
+    assert drive(analyze(puzzle, 5)).layers == layers
     for style in STYLES:
-        assert run_to_end(analyze(puzzle, style)).layers == reference_layers(puzzle, style)
-    s2 = run_to_end(solve(puzzle, 2)).moves
-    s5 = run_to_end(solve(puzzle, 5)).moves
+        assert drive(analyze(puzzle, style)).layers == reference_layers(puzzle, style)
+    s2 = drive(solve(puzzle, 2)).moves
+    s5 = drive(solve(puzzle, 5)).moves
     assert (s5, s2) == (reference_moves(puzzle, 5), reference_moves(puzzle, 2)) == (1, 2)
 
 

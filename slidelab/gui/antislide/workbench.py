@@ -59,7 +59,7 @@ class _NumberItem(QTableWidgetItem):
         return self.data(Qt.ItemDataRole.UserRole) < other.data(Qt.ItemDataRole.UserRole)
 
 
-class AntislideWorkbench(TextDocument, RunningWorkbench):
+class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
     """Box and brick controls, the packing list, the 3D view and the edit tools."""
 
     title = "Antislide"
@@ -348,12 +348,10 @@ class AntislideWorkbench(TextDocument, RunningWorkbench):
             lambda: solve(box, brick, min_blocks=low, max_blocks=high, stream=True),
         )
 
-    def run_found(self, event: object) -> None:
-        if not isinstance(event, PackingsFound):
-            return
+    def run_found(self, batch: PackingsFound) -> None:
         sorting = self.table.isSortingEnabled()
         self.table.setSortingEnabled(False)
-        for packing in event.packings:
+        for packing in batch.packings:
             row = self.table.rowCount()
             self.table.insertRow(row)
             for column, value in enumerate(

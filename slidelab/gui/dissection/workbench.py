@@ -49,7 +49,7 @@ SHOWN = 5000
 SHAPE_COLOUR = (120, 120, 130)
 
 
-class DissectionWorkbench(TextDocument, RunningWorkbench):
+class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
     """Shape editors on the left, the two shapes in the middle, solving on the right."""
 
     title = "Dissection"
@@ -266,13 +266,11 @@ class DissectionWorkbench(TextDocument, RunningWorkbench):
         else:
             self.start_run(phase, lambda: solve(dissection))
 
-    def run_found(self, event: object) -> None:
-        if not isinstance(event, SolutionsFound):
-            return
+    def run_found(self, batch: SolutionsFound) -> None:
         room = SHOWN - len(self._solutions)
         if room <= 0:
             return
-        fresh = event.solutions()[:room]
+        fresh = batch.solutions()[:room]
         start = len(self._solutions)
         self._solutions += fresh
         self.solution_list.addItems([f"Solution {start + k + 1}" for k in range(len(fresh))])

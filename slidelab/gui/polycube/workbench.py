@@ -72,7 +72,7 @@ DROP_STEPS = 8
 DROP_MS = 30
 
 
-class PolycubeWorkbench(RunningWorkbench):
+class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
     """Piece list and editors on the left, the 3D view in the middle, solving on the right."""
 
     title = "Polycube"
@@ -568,11 +568,9 @@ class PolycubeWorkbench(RunningWorkbench):
             limit = self.first.value() or None
             self.start_run("polycube", lambda: solve(problem, limit=limit))
 
-    def run_found(self, event: object) -> None:
-        if not isinstance(event, SolutionsFound):
-            return
+    def run_found(self, batch: SolutionsFound) -> None:
         start = len(self._solutions)
-        self._solutions += event.solutions
+        self._solutions += batch.solutions
         self.solution_list.addItems(
             [f"Solution {k}" for k in range(start + 1, len(self._solutions) + 1)]
         )

@@ -1,7 +1,7 @@
 """The board editor: draw pieces, obstacles and the goal with the mouse, with undo.
 
 The editor holds a `Draft` and changes it only through the draft's pure editing
-operations; every change is a `QUndoCommand` holding the draft before and after,
+operations; every change is a `gui/undo.Snapshot` holding the draft before and after,
 pushed onto the undo stack the editor is given.
 """
 
@@ -12,12 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPen, QUndoCommand, QUndoStack
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPen, QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from slidelab.geometry.palettes import HALO_COLOUR, KIND_COLOURS
 from slidelab.geometry.sliding_frames import still_frame
 from slidelab.gui.sliding.board_view import BoardGeometry, BoardView, qcolour
+from slidelab.gui.undo import Snapshot
 from slidelab.sliding.draft import Draft, DraftError
 from slidelab.sliding.model import KIND_NAMES, Cell, PieceKind, Placement, Problem
 
@@ -34,22 +35,6 @@ _CURSORS = {
     "goal_any": Qt.CursorShape.PointingHandCursor,
     "goal_empty": Qt.CursorShape.PointingHandCursor,
 }
-
-
-class DraftCommand(QUndoCommand):
-    """One edit: the draft before and after it."""
-
-    def __init__(self, editor: BoardEditor, before: Draft, after: Draft, text: str) -> None:
-        super().__init__(text)
-        self.editor = editor
-        self.before = before
-        self.after = after
-
-    def redo(self) -> None:
-        self.editor._show(self.after)
-
-    def undo(self) -> None:
-        self.editor._show(self.before)
 
 
 @dataclass
@@ -140,7 +125,7 @@ class BoardEditor(BoardView):
         """Make `draft` current as one undoable step named `text` (nothing if unchanged)."""
         self.last_error = None
         if draft != self._draft:
-            self._undo_stack.push(DraftCommand(self, self._draft, draft, text))
+            self._undo_stack.push(Snapshot(self._show, self._draft, draft, text))
 
     # Mouse -------------------------------------------------------------------------------
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -40,8 +43,9 @@ from slidelab.gui.sliding.board_view import BoardView
 from slidelab.gui.sliding.editor import BoardEditor
 from slidelab.gui.sliding.player import SolutionPlayer, frame_at
 from slidelab.gui.status import StatusPanel
-from slidelab.gui.workbench import TextDocument, WorkbenchWidget
+from slidelab.gui.workbench import RunningWorkbench, TextDocument
 from slidelab.gui.worker import SolverRunner
+from slidelab.runs import Found, Solver
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.library import library_names, load_library_puzzle
 from slidelab.sliding.model import Puzzle
@@ -66,7 +70,7 @@ GIF_STEPS_PER_MOVE = 8
 GIF_SIZE = 360
 
 
-class SlidingWorkbench(TextDocument, WorkbenchWidget):
+class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     """Editor, solver controls, solution player and analysis for one sliding-block puzzle."""
 
     title = "Sliding blocks"
@@ -78,9 +82,10 @@ class SlidingWorkbench(TextDocument, WorkbenchWidget):
         self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
     ) -> None:
         super().__init__(runner, status, parent)
-        self._job: str | None = None
+        self._show_result: Callable[[Any], str] | None = None
         self._solved_puzzle: Puzzle | None = None
         self._solution: SolveResult | None = None
+        self._analysed_puzzle: Puzzle | None = None
 
         self.editor = BoardEditor(self.undo_stack)
         self.editor.draftChanged.connect(self._draft_changed)
@@ -106,10 +111,6 @@ class SlidingWorkbench(TextDocument, WorkbenchWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
 
-        runner.finished.connect(self._run_finished)
-        runner.failed.connect(self._run_failed)
-        runner.cancelled.connect(self._run_cancelled)
-        runner.busyChanged.connect(lambda _busy: self._update_actions())
         self.solution_menu = self._solution_menu()
         self.new_document()
 
@@ -334,52 +335,41 @@ class SlidingWorkbench(TextDocument, WorkbenchWidget):
             if action is not None:
                 action.setEnabled(has_solution)
 
-    def _start(self, job: str, phase: str, search) -> None:
-        """Run `search(puzzle)` on the worker for the puzzle as it is now."""
+    def _start(
+        self,
+        phase: str,
+        search: Callable[[Puzzle], Solver[Any]],
+        show: Callable[[Puzzle, Any], str],
+    ) -> None:
+        """Run `search(puzzle)` for the puzzle as it is now; `show(puzzle, result)` puts the
+        result on screen when the run finishes and returns the status-line message."""
         puzzle = self.editor.draft().to_puzzle()
-        self._solved_puzzle = puzzle
-        self._job = job
-        self.status.running(phase)
-        self.runner.start(lambda: search(puzzle))
+        self._show_result = partial(show, puzzle)
+        self.start_run(phase, lambda: search(puzzle))
 
     def solve(self) -> None:
         style = self.style_choice.currentData()
-        self._start("solve", f"solving in style {style}", lambda p: solve(p, style))
+        self._start(f"solving in style {style}", lambda p: solve(p, style), self._show_solution)
 
     def analyze(self) -> None:
         style = self.style_choice.currentData()
-        self._start("analyze", f"analysing in style {style}", lambda p: analyze(p, style))
+        self._start(f"analysing in style {style}", lambda p: analyze(p, style), self._show_analysis)
 
     def compare_styles(self) -> None:
-        self._start("compare", "comparing styles", lambda p: every_style(solve, p))
+        """Solve in every style, one after the other, in one run."""
+        self._start("comparing styles", lambda p: every_style(solve, p), self._show_comparison)
 
-    def _run_finished(self, result: object) -> None:
-        job, self._job = self._job, None
-        if job is None or self._solved_puzzle is None:
-            return
-        if job == "solve" and isinstance(result, SolveResult):
-            self._show_solution(result)
-        elif job == "analyze" and isinstance(result, Analysis):
-            self.analysis_view.show_analysis(self._solved_puzzle, result)
-            self.analysis_board.set_frame(
-                still_frame(self._solved_puzzle, self._solved_puzzle.start.placements)
-            )
-            self.pages.setCurrentIndex(2)
-            self.status.ready(f"analysed: {result.reachable:,} reachable")
-        elif job == "compare" and isinstance(result, tuple):
-            for outcome in result:
-                moves = "—" if outcome.moves is None else str(outcome.moves)
-                self.compare_table.setItem(outcome.style, 1, QTableWidgetItem(moves))
-                self.compare_table.setItem(
-                    outcome.style, 2, QTableWidgetItem(f"{outcome.states:,}")
-                )
-            self.compare_table.resizeColumnsToContents()
-            self.status.ready("compared all six styles")
-        self._update_actions()
+    def run_finished(self, result: object) -> str:
+        assert self._show_result is not None
+        show, self._show_result = self._show_result, None
+        return show(result)
 
-    def _show_solution(self, result: SolveResult) -> None:
-        puzzle = self._solved_puzzle
-        assert puzzle is not None
+    def run_stopped(self) -> None:
+        """The results of earlier runs stay on screen."""
+        self._show_result = None
+
+    def _show_solution(self, puzzle: Puzzle, result: SolveResult) -> str:
+        self._solved_puzzle = puzzle
         self._solution = result
         if result.moves is None:
             why = result.limit_message or "the goal cannot be reached"
@@ -387,9 +377,9 @@ class SlidingWorkbench(TextDocument, WorkbenchWidget):
                 f"No solution in style {result.style}: {why} "
                 f"({result.states:,} configurations explored)."
             )
-            self.status.ready("no solution")
             self.player.set_solution(None, ())
             self.move_list.clear()
+            message = "no solution"
         else:
             self.solution_summary.setText(
                 f"Style {result.style}: {result.moves} moves "
@@ -403,24 +393,25 @@ class SlidingWorkbench(TextDocument, WorkbenchWidget):
                 self.move_list.addItem(f"{index}. {change}")
             self.move_list.blockSignals(False)
             self.player.set_solution(puzzle, result.path)
-            self.status.ready(f"solved in {result.moves} moves")
+            message = f"solved in {result.moves} moves"
         self.pages.setCurrentIndex(1)
         self.solution_view.setFocus()
+        return message
 
-    def _run_failed(self, message: str) -> None:
-        if self._job is None:
-            return
-        self._job = None
-        self.status.ready("failed")
-        QMessageBox.warning(self, "slidelab", message)
-        self._update_actions()
+    def _show_analysis(self, puzzle: Puzzle, result: Analysis) -> str:
+        self._analysed_puzzle = puzzle
+        self.analysis_view.show_analysis(puzzle, result)
+        self.analysis_board.set_frame(still_frame(puzzle, puzzle.start.placements))
+        self.pages.setCurrentIndex(2)
+        return f"analysed: {result.reachable:,} reachable"
 
-    def _run_cancelled(self) -> None:
-        if self._job is None:
-            return
-        self._job = None
-        self.status.ready("cancelled")
-        self._update_actions()
+    def _show_comparison(self, _puzzle: Puzzle, result: tuple[SolveResult, ...]) -> str:
+        for outcome in result:
+            moves = "—" if outcome.moves is None else str(outcome.moves)
+            self.compare_table.setItem(outcome.style, 1, QTableWidgetItem(moves))
+            self.compare_table.setItem(outcome.style, 2, QTableWidgetItem(f"{outcome.states:,}"))
+        self.compare_table.resizeColumnsToContents()
+        return "compared all six styles"
 
     def _clear_results(self) -> None:
         self._solution = None
@@ -446,8 +437,8 @@ class SlidingWorkbench(TextDocument, WorkbenchWidget):
             self.player.seek(float(row))
 
     def _show_analysed(self, config) -> None:
-        if self._solved_puzzle is not None:
-            self.analysis_board.set_frame(still_frame(self._solved_puzzle, config.placements))
+        if self._analysed_puzzle is not None:
+            self.analysis_board.set_frame(still_frame(self._analysed_puzzle, config.placements))
 
     # Exports -----------------------------------------------------------------------------
 
