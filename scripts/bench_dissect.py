@@ -22,10 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from timing import median_seconds
 
-from slidelab.dissection.library import load_library_shape
 from slidelab.dissection.model import Dissection, square_source
 from slidelab.dissection.search import SolutionsFound, count_solutions, solve
+from slidelab.dissection.shape import parse_shape
 from slidelab.dissection.text import Layout, batch_bytes
+from slidelab.library import load_shipped
 from slidelab.runs import drive
 
 CASES = [
@@ -56,12 +57,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-listing", action="store_true", help="time counting only")
     args = parser.parse_args()
-    toy = load_library_shape("knuth-toy.dots")
+    toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     listed(Dissection(square_source(toy), toy, 2))  # warm-up: load the compiled kernels
     print("| shape | cells | d | legal shifts | solutions | count s | list s |")
     print("|---|---|---|---|---|---|---|")
     for name, pieces in CASES:
-        target = load_library_shape(name)
+        target = load_shipped("dissection", name, parse_shape)
         for d in pieces:
             problem = Dissection(square_source(target), target, d)
             shifts = count_solutions(problem).shifts

@@ -27,8 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from timing import median_seconds
 
 from slidelab.exactcover.search import count_solutions, warm_up
-from slidelab.polycube.library import library_names, load_library_spec
+from slidelab.library import load_shipped, shipped_names
 from slidelab.polycube.packing import Packing, build_packing
+from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import count_distinct
 
 try:
@@ -60,10 +61,10 @@ def main() -> None:
     print("| spec | options | solutions | slidelab s | xcover s | xcover / slidelab "
           "| distinct | slidelab --distinct s |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|")
-    for name in library_names():
+    for name in shipped_names("polycube"):
         if any(s in name for s in args.skip):
             continue
-        packing = build_packing(load_library_spec(name))
+        packing = build_packing(load_shipped("polycube", name, parse_spec))
         ours, count = median_seconds(lambda p=packing: count_solutions(p.problem), args.runs)
         peer = ratio = "-"
         if xcover is not None:

@@ -24,14 +24,15 @@ from timing import median_seconds
 from slidelab.antislide.model import Box
 from slidelab.antislide.search import solve as antislide
 from slidelab.antislide.split import solve_split
-from slidelab.dissection.library import load_library_shape
 from slidelab.dissection.model import Dissection, square_source
 from slidelab.dissection.search import count_solutions
+from slidelab.dissection.shape import parse_shape
 from slidelab.dissection.split import solve_split as dissect_split
 from slidelab.exactcover.search import solve
 from slidelab.exactcover.split import search_split
-from slidelab.polycube.library import load_library_spec
+from slidelab.library import load_shipped
 from slidelab.polycube.packing import build_packing
+from slidelab.polycube.spec import parse_spec
 from slidelab.runs import drive
 
 
@@ -42,8 +43,10 @@ def main() -> None:
     from distributed import LocalCluster
 
     box = Box((4, 5, 5))
-    problem = build_packing(load_library_spec("solid-pentominoes-3x4x5.pcube")).problem
-    toy = load_library_shape("knuth-toy.dots")
+    problem = build_packing(
+        load_shipped("polycube", "solid-pentominoes-3x4x5.pcube", parse_spec)
+    ).problem
+    toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     dissection = Dissection(square_source(toy), toy, 5)
     cases = {
         "antislide 4x5x5": (

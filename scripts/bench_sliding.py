@@ -26,12 +26,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from slidelab.library import load_shipped
 from slidelab.runs import drive
 from slidelab.sliding import reference
-from slidelab.sliding.library import load_library_puzzle
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.search import Analysis, analyze, warm_up
-from slidelab.sliding.textformat import read_puzzle_file
+from slidelab.sliding.textformat import parse_puzzle, read_puzzle_file
 
 HERE = Path(__file__).parent
 SEED_RATE_STYLE0 = 0.3e6
@@ -78,7 +78,7 @@ def main() -> None:
     parser.add_argument("--jobs", default="1,2", help="thread counts to compare, the first 1")
     args = parser.parse_args()
     puzzle = read_puzzle_file(str(HERE / "data" / "bench_twelve.slide"))
-    silly = load_library_puzzle("knuth-silly.slide")
+    silly = load_shipped("sliding", "knuth-silly.slide", parse_puzzle)
     styles = [int(s) for s in args.styles.split(",")]
     jobs = [int(j) for j in args.jobs.split(",")]
     assert jobs[0] == 1, "--jobs must start with 1, the one-thread baseline"

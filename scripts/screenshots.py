@@ -74,8 +74,8 @@ def shoot(folder: Path, puzzle_name: str, style: int) -> None:
             time.sleep(0.02)
 
     settle(lambda: not window.runner.busy)
-    bench = window.sliding
-    window.open_library(window.sliding, puzzle_name)
+    bench = window.by_family["sliding"]
+    window.open_library(window.by_family["sliding"], puzzle_name)
     bench.style_choice.setCurrentIndex(style)
     folder.mkdir(parents=True, exist_ok=True)
     settle()
@@ -121,7 +121,7 @@ def shoot(folder: Path, puzzle_name: str, style: int) -> None:
 
 def shoot_antislide(window, folder: Path, settle) -> list[Path]:
     """4x4x4 enumerated; a 12-block packing exploded; show locks; edit mode with a sliding brick."""
-    bench = window.antislide
+    bench = window.by_family["antislide"]
     window.show_workbench(bench)
     for spin, value in zip(bench.box_spins, (4, 4, 4), strict=True):
         spin.setValue(value)
@@ -151,7 +151,7 @@ def shoot_antislide(window, folder: Path, settle) -> list[Path]:
 
 def shoot_polycube(window, folder: Path, settle) -> list[Path]:
     """The Soma cube: a piece in the editor, then the first solution exploded."""
-    bench = window.polycube
+    bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")
     bench.piece_table.selectRow(4)
     settle()
@@ -170,7 +170,7 @@ def shoot_polycube(window, folder: Path, settle) -> list[Path]:
 
 def shoot_dissection(window, folder: Path, settle) -> list[Path]:
     """Knuth's toy shape cut into 3 pieces; a solution, hovered, and half way into place."""
-    bench = window.dissection
+    bench = window.by_family["dissection"]
     window.open_library(bench, "knuth-toy.dots")
     bench.pieces.setValue(3)
     bench.connected.setChecked(True)

@@ -10,30 +10,21 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from slidelab import __version__
-from slidelab.antislide import command as antislide_command
-from slidelab.dissection import command as dissect_command
+from slidelab import __version__, registry
 from slidelab.errors import ParseError, SlidelabError
-from slidelab.exactcover import command as dlx_command
-from slidelab.polycube import command as polycube_command
-from slidelab.sliding import command as slide_command
 
 EXIT_BAD_INPUT = 2
-SUBCOMMANDS = ("slide", "dlx", "antislide", "polycube", "dissect")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="slidelab",
-        description="Explore sliding-block, antislide, polycube and dissection puzzles.",
-    )
+def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
+    """The `slidelab` parser with every family's subcommand, or with only `subcommand`'s
+    families registered: a run of one subcommand loads no other family's modules."""
+    parser = argparse.ArgumentParser(prog="slidelab", description=registry.DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"slidelab {__version__}")
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    slide_command.register(subcommands)
-    dlx_command.register(subcommands)
-    antislide_command.register(subcommands)
-    polycube_command.register(subcommands)
-    dissect_command.register(subcommands)
+    for family in registry.FAMILIES:
+        if family.register_cli is not None and subcommand in (None, family.subcommand):
+            family.register_cli(subcommands)
     return parser
 
 
@@ -43,13 +34,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     No arguments opens the desktop app; `slidelab FILE` opens FILE in it.
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    known = registry.subcommands()
     if not arguments or (
-        len(arguments) == 1 and not arguments[0].startswith("-") and arguments[0] not in SUBCOMMANDS
+        len(arguments) == 1 and not arguments[0].startswith("-") and arguments[0] not in known
     ):
         from slidelab.gui.app import run_app  # Qt loads only for the desktop app
 
         return run_app(arguments[0] if arguments else None)
+    parser = build_parser(arguments[0] if arguments[0] in known else None)
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()

@@ -6,8 +6,11 @@ import os
 
 import pytest
 
+from slidelab.dissection.family import DISSECTION
 from slidelab.fileio import FileAccessError, read_text, write_text_atomically
-from slidelab.formats import DISSECTION, POLYCUBE, SLIDING, UnknownFormatError, detect_family
+from slidelab.formats import UnknownFormatError, detect_family
+from slidelab.polycube.family import POLYCUBE
+from slidelab.sliding.family import SLIDING
 
 
 def test_atomic_save_replaces_the_file_and_leaves_nothing_behind(tmp_path):

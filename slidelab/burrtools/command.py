@@ -1,7 +1,8 @@
 """`slidelab polycube FILE.xmpuzzle`: BurrTools puzzles listed, counted and written.
 
-slidelab.polycube.command hands over every `.xmpuzzle` file (recognised by its
-extension or its gzip header) and every `--export-xmpuzzle` of a spec.  The
+`extend_polycube` adds this family's options to the `polycube` subcommand and takes
+over every `.xmpuzzle` file (recognised by its extension or its gzip header) and every
+`--export-xmpuzzle` of a spec; everything else goes on to the polycube command.  The
 options mean what they mean for specs: solutions are the assemblies in the
 fixed result shape, `--distinct` counts them as BurrTools does.  What the file
 records (BurrTools' assemblies, and its solutions: assemblies it could also
@@ -20,12 +21,15 @@ from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
 from slidelab.burrtools.convert import puzzle_from_spec
 from slidelab.burrtools.model import SOLVED, SOLVING, VARIABLE, Puzzle, XmpuzzleError
 from slidelab.burrtools.packing import BurrPacking, build_packing, problem_label
-from slidelab.burrtools.reader import read_xmpuzzle
+from slidelab.burrtools.reader import is_xmpuzzle, read_xmpuzzle
 from slidelab.burrtools.writer import write_xmpuzzle
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
+from slidelab.family import SubParsers
+from slidelab.polycube.command import _with_progress_line, read_input
+from slidelab.polycube.family import SUBCOMMAND
 from slidelab.polycube.packing import solution_numbers
-from slidelab.polycube.spec import Spec
+from slidelab.polycube.spec import Spec, parse_spec
 from slidelab.runs import Solver
 
 EXIT_FOUND, EXIT_NONE = 0, 1
@@ -39,6 +43,28 @@ STATES = {SOLVING: "being solved", SOLVED: "solved"}
 
 Runner = Callable[[Solver[Any]], Any]
 """Runs a solver to its end (the polycube command's runner, which shows progress)."""
+Command = Callable[[argparse.Namespace], int]
+"""A subcommand's `run`: carries out the parsed command line, returns the exit status."""
+
+
+def extend_polycube(subcommands: SubParsers) -> None:
+    """Give the registered `polycube` subcommand BurrTools' options and files."""
+    parser = subcommands.choices[SUBCOMMAND]
+    add_arguments(parser)
+    polycube_run: Command = parser.get_default("run")
+    parser.set_defaults(run=lambda args: _route(args, polycube_run))
+
+
+def _route(args: argparse.Namespace, polycube_run: Command) -> int:
+    """Carry out `slidelab polycube`: BurrTools files and exports here, specs by `polycube_run`."""
+    if args.spec != "-" and is_xmpuzzle(args.spec):
+        return run(args, _with_progress_line)
+    if args.problem is not None:
+        raise SlidelabError("--problem applies to .xmpuzzle files only")
+    if args.export_xmpuzzle:
+        source, text = read_input(args.spec)
+        return export_spec(parse_spec(text, source), args, source)
+    return polycube_run(args)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

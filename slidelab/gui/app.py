@@ -8,9 +8,9 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from slidelab.gui.main_window import MainWindow
-from slidelab.sliding.library import load_library_puzzle
+from slidelab.sliding.family import SLIDING
 
-STARTING_PUZZLE = "klotski.slide"
+STARTING_PUZZLE = (SLIDING, "klotski.slide")
 """Shown when slidelab starts without a file, so the first click on Solve does something."""
 
 
@@ -30,7 +30,8 @@ def open_main_window(path: str | None = None) -> MainWindow:
     """A shown main window with `path` open, or the starting puzzle."""
     window = MainWindow()
     if path is None or not window.open_path(path):
-        window.sliding.load_puzzle(load_library_puzzle(STARTING_PUZZLE))
+        family, name = STARTING_PUZZLE
+        window.open_library(window.by_family[family], name)
     window.show()
     return window
 

@@ -16,31 +16,33 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTabWidget
 
+from slidelab import registry
 from slidelab.errors import SlidelabError
 from slidelab.formats import family_of_file
-from slidelab.gui.antislide.workbench import AntislideWorkbench
-from slidelab.gui.dissection.workbench import DissectionWorkbench
-from slidelab.gui.polycube.workbench import PolycubeWorkbench
-from slidelab.gui.sliding.workbench import SlidingWorkbench
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import Workbench
+from slidelab.gui.workbenches import build_workbenches
 from slidelab.gui.worker import SolverRunner
 from slidelab.library import shipped_text
 from slidelab.runs import Progress
-from slidelab.sliding.search import warm_up
 
 MAX_RECENT = 10
 
 
 def warming_up() -> Generator[Progress, None, None]:
-    """A solver-shaped job that compiles (or loads) every numba kernel."""
-    yield Progress(phase="preparing solvers…", explored=0, elapsed=0.0)
-    warm_up()
+    """A solver-shaped job that compiles (or loads) every family's numba kernels, saying
+    which family it is at."""
+    for family in registry.FAMILIES:
+        if family.warm_up is not None:
+            phase = f"preparing solvers: {family.title.lower()}…"
+            yield Progress(phase=phase, explored=0, elapsed=0.0)
+            family.warm_up()
 
 
 class MainWindow(QMainWindow):
     """One window, one tab per workbench, each tab with its own document and undo history.
 
+    `by_family` maps each family of `slidelab.registry` to the tab that opens its files.
     File commands act on the current tab's document; closing the window asks about
     every document with unsaved edits.
     """
@@ -52,13 +54,8 @@ class MainWindow(QMainWindow):
         self.status_panel = StatusPanel()
         self.status_panel.cancelRequested.connect(self.runner.cancel)
         self.runner.progress.connect(self.status_panel.show_progress)
-        self.sliding = SlidingWorkbench(self.runner, self.status_panel)
-        self.antislide = AntislideWorkbench(self.runner, self.status_panel)
-        self.polycube = PolycubeWorkbench(self.runner, self.status_panel)
-        self.dissection = DissectionWorkbench(self.runner, self.status_panel)
-        self.workbenches: list[Workbench] = [
-            self.sliding, self.antislide, self.polycube, self.dissection,
-        ]  # fmt: skip
+        self.by_family = build_workbenches(self.runner, self.status_panel)
+        self.workbenches: list[Workbench] = list(dict.fromkeys(self.by_family.values()))
         self.paths: dict[str, str | None] = {w.family: None for w in self.workbenches}
         self.tabs = QTabWidget()
         self.undo_group = QUndoGroup(self)
@@ -224,7 +221,7 @@ class MainWindow(QMainWindow):
         except SlidelabError as error:
             self.show_error(str(error))
             return False
-        workbench = next(w for w in self.workbenches if w.family == family)
+        workbench = self.by_family[family]
         if not self.maybe_save(workbench):
             return False
         try:

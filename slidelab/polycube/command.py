@@ -7,8 +7,6 @@ import json
 import sys
 from typing import Any
 
-from slidelab.burrtools import command as burrtools_command
-from slidelab.burrtools.reader import is_xmpuzzle
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.split import search_split
 from slidelab.fileio import read_text
@@ -48,22 +46,14 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "--mirror", action="store_true", help="pieces may be turned into their mirror images"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    burrtools_command.add_arguments(parser)
     add_parallel_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Carry out one `slidelab polycube` command; returns the exit status."""
-    if args.spec != "-" and is_xmpuzzle(args.spec):
-        return burrtools_command.run(args, _with_progress_line)
-    if args.problem is not None:
-        raise SlidelabError("--problem applies to .xmpuzzle files only")
-    source = "<stdin>" if args.spec == "-" else args.spec
-    text = sys.stdin.read() if args.spec == "-" else read_text(args.spec)
+    """Carry out one `slidelab polycube` command on a spec; returns the exit status."""
+    source, text = read_input(args.spec)
     spec = parse_spec(text, source)
-    if args.export_xmpuzzle:
-        return burrtools_command.export_spec(spec, args, source)
     packing = build_packing(spec, with_mirror=args.mirror)
     if args.dlx:
         sys.stdout.write(format_dlx(packing, echo=text))
@@ -110,6 +100,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     return EXIT_NONE if count == 0 else EXIT_FOUND
+
+
+def read_input(spec: str) -> tuple[str, str]:
+    """The name and the text of the `spec` argument: a file, or standard input for '-'."""
+    if spec == "-":
+        return "<stdin>", sys.stdin.read()
+    return spec, read_text(spec)
 
 
 def _print_found(

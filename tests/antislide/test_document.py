@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from slidelab.antislide.document import PackingDocument, format_document, parse_document
+from slidelab.antislide.family import ANTISLIDE
 from slidelab.antislide.model import Box, Placement, sliding_faces
 from slidelab.errors import ParseError
-from slidelab.formats import ANTISLIDE, detect_family
+from slidelab.formats import detect_family
 from slidelab.library import shipped_names, shipped_text
 
 
@@ -39,7 +40,7 @@ def test_empty_packing_round_trips():
     assert parse_document(format_document(document)) == document
 
 
-@pytest.mark.parametrize("name", shipped_names(ANTISLIDE, ".antislide"))
+@pytest.mark.parametrize("name", shipped_names(ANTISLIDE))
 def test_shipped_packings_are_antisliding_and_detected(name):
     text = shipped_text(ANTISLIDE, name)
     document = parse_document(text, name)
@@ -49,7 +50,7 @@ def test_shipped_packings_are_antisliding_and_detected(name):
 
 
 def test_the_library_has_the_seeds_packings():
-    assert shipped_names(ANTISLIDE, ".antislide") == [
+    assert shipped_names(ANTISLIDE) == [
         "3x3x3-six-blocks.antislide",
         "4x4x4-twelve-blocks.antislide",
     ]

@@ -8,7 +8,7 @@ from slidelab.burrtools.assemblies import count_assemblies, mirror_partners
 from slidelab.burrtools.convert import puzzle_from_spec
 from slidelab.burrtools.packing import build_packing
 from slidelab.burrtools.reader import read_xmpuzzle
-from slidelab.polycube.library import load_library_spec
+from slidelab.library import load_shipped
 from slidelab.polycube.packing import build_packing as build_spec_packing
 from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import count_distinct
@@ -43,14 +43,14 @@ def test_the_mirror_paradox(examples):
         assert (counted.assemblies, counted.fixed, counted.mirrorable) == (2, fixed, 0)
 
 
-SOMA = load_library_spec("soma.pcube")
+SOMA = load_shipped("polycube", "soma.pcube", parse_spec)
 SCREWS = "[01][01][0-2]\nA 000 100 010 101\nB 000 100 010 011\nL 000 100 200 010\n"  # 16, 1
 SCREW_ALONE = "[01][01][01]\nA 000 100 010 101\nV 000 100 010\nU 000\n"  # 24, 1: A alone
 
 
 @pytest.mark.parametrize(
     "spec",
-    [SOMA, load_library_spec("slothouber-graatsma.pcube"), parse_spec(SCREWS),
+    [SOMA, load_shipped("polycube", "slothouber-graatsma.pcube", parse_spec), parse_spec(SCREWS),
      parse_spec(SCREW_ALONE)],
     ids=["soma", "slothouber-graatsma", "screws", "screw alone"],
 )  # fmt: skip

@@ -6,7 +6,7 @@ import json
 
 from slidelab.burrtools.reader import read_xmpuzzle
 from slidelab.cli import main
-from slidelab.polycube.library import library_text
+from slidelab.library import shipped_text
 
 from .conftest import xml
 
@@ -61,7 +61,7 @@ def test_listing(examples, capsys):
 
 def test_export_a_spec_and_solve_it(tmp_path, capsys):
     spec = tmp_path / "soma.pcube"
-    spec.write_text(library_text("soma.pcube"))
+    spec.write_text(shipped_text("polycube", "soma.pcube"))
     out = tmp_path / "soma.xmpuzzle"
     assert main(["polycube", str(spec), "--export-xmpuzzle", str(out)]) == 0
     assert capsys.readouterr().out == ""

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from slidelab.cli import main
-from slidelab.dissection.library import library_text
+from slidelab.library import shipped_text
 from tests.dissection.figures import TOY
 
 
@@ -21,7 +21,7 @@ def toy(tmp_path):
 
 def library_file(tmp_path, name: str) -> str:
     path = tmp_path / name
-    path.write_text(library_text(name))
+    path.write_text(shipped_text("dissection", name))
     return str(path)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from slidelab.dissection import search
-from slidelab.dissection.library import load_library_shape
 from slidelab.dissection.model import Dissection, DissectionError, Solution, square_source
 from slidelab.dissection.reference import frame
 from slidelab.dissection.search import (
@@ -18,12 +17,13 @@ from slidelab.dissection.search import (
 from slidelab.dissection.shape import Shape, parse_shape, square
 from slidelab.dissection.shifts import Tables
 from slidelab.dissection.text import colour_rows
+from slidelab.library import load_shipped
 from slidelab.runs import Progress, drive
 from tests.dissection.figures import RUNS, SEED_COLOURINGS
 
 
 def dissection(name: str, pieces: int, **options: bool) -> Dissection:
-    target = load_library_shape(name)
+    target = load_shipped("dissection", name, parse_shape)
     return Dissection(square_source(target), target, pieces, **options)
 
 
@@ -138,7 +138,7 @@ def test_a_source_square_given_explicitly_changes_nothing():
 
 
 def test_bad_problems_are_refused():
-    toy = load_library_shape("knuth-toy.dots")
+    toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     with pytest.raises(DissectionError, match="from 2 to 16, not 1"):
         Dissection(square(3), toy, 1)
     with pytest.raises(DissectionError, match="source has 4 cells and the target 9"):

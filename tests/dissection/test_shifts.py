@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from slidelab.dissection.library import load_library_shape
 from slidelab.dissection.motions import oriented, stances
-from slidelab.dissection.shape import Shape, parse_region, square
+from slidelab.dissection.shape import Shape, parse_region, parse_shape, square
 from slidelab.dissection.shifts import Tables
+from slidelab.library import load_shipped
 from tests.dissection.figures import RUNS, TOY_SHIFTS
 
 
 def test_the_toy_shape_has_the_seeds_29_shifts_in_its_order():
-    tables = Tables.build(square(3), load_library_shape("knuth-toy.dots"))
+    tables = Tables.build(square(3), load_shipped("dissection", "knuth-toy.dots", parse_shape))
     assert [p.shift for p in tables.placements] == TOY_SHIFTS
     assert len(TOY_SHIFTS) == 29
 
 
 @pytest.mark.parametrize(("name", "shifts", "solutions"), RUNS)
 def test_shift_counts_of_the_seeds_runs(name, shifts, solutions):
-    target = load_library_shape(name)
+    target = load_shipped("dissection", name, parse_shape)
     assert len(Tables.build(square(target.side), target).placements) == shifts
 
 
@@ -43,7 +43,7 @@ def test_stances_follow_the_sources_symmetry():
 
 
 def test_every_placement_meets_the_target_and_masks_agree_with_footprints():
-    target = load_library_shape("knuth-toy.dots")
+    target = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     tables = Tables.build(square(3), target, flips=True)
     assert tables.group == 8
     for q, placement in enumerate(tables.placements):

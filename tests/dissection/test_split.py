@@ -8,7 +8,6 @@ import pytest
 
 from slidelab.cli import main
 from slidelab.dissection import search
-from slidelab.dissection.library import load_library_shape
 from slidelab.dissection.model import Dissection, Solution, square_source
 from slidelab.dissection.search import (
     DissectionResult,
@@ -18,15 +17,16 @@ from slidelab.dissection.search import (
     find_solutions,
     solve,
 )
-from slidelab.dissection.shape import square
+from slidelab.dissection.shape import parse_shape, square
 from slidelab.dissection.split import DissectionJob, solve_split
+from slidelab.library import load_shipped
 from slidelab.parallel import run
 from slidelab.runs import drive
 from tests.dissection.figures import TOY
 
 
 def problem(name: str, pieces: int, **options: bool) -> Dissection:
-    target = load_library_shape(name)
+    target = load_shipped("dissection", name, parse_shape)
     return Dissection(square_source(target), target, pieces, **options)
 
 
@@ -36,7 +36,8 @@ PROBLEMS = [
     pytest.param(problem("rectangle-2x8.dots", 3, connected=True), id="rectangle-3-connected"),
     pytest.param(problem("knuth-toy.dots", 3, connected=True, flips=True), id="toy-3-flips"),
     pytest.param(
-        Dissection(load_library_shape("rectangle-2x8.dots"), square(4), 3), id="from-rectangle"
+        Dissection(load_shipped("dissection", "rectangle-2x8.dots", parse_shape), square(4), 3),
+        id="from-rectangle",
     ),
     pytest.param(problem("knuth-toy.dots", 4), id="toy-4"),
     pytest.param(problem("rectangle-2x8.dots", 3), id="rectangle-3"),

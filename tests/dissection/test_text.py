@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from slidelab.dissection.library import library_names, library_text, load_library_shape
 from slidelab.dissection.model import Dissection, Solution, square_source
 from slidelab.dissection.search import SolutionsFound, solve
-from slidelab.dissection.shape import format_shape, parse_region, square
+from slidelab.dissection.shape import format_shape, parse_region, parse_shape, square
 from slidelab.dissection.text import Layout, batch_text, colour_rows, solution_text
+from slidelab.library import load_shipped, shipped_names, shipped_text
 
 
 def test_one_solution_side_by_side():
-    target = load_library_shape("knuth-toy.dots")
+    target = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     solution = Solution(
         maps=((13, 0), (15, 1)),
         source_colours=(2, 1, 2, 2, 1, 2, 2, 2, 2),
@@ -34,7 +34,7 @@ def test_a_taller_target_and_a_source_with_holes():
 
 
 def test_batches_read_as_the_solutions_one_by_one():
-    target = load_library_shape("rectangle-2x8.dots")
+    target = load_shipped("dissection", "rectangle-2x8.dots", parse_shape)
     problem = Dissection(square_source(target), target, 3)
     layout = Layout.of(problem.source, target)
     batches = [e for e in solve(problem) if isinstance(e, SolutionsFound)]
@@ -49,13 +49,13 @@ def test_batches_read_as_the_solutions_one_by_one():
     assert fast.count("Solution") > 100 and batches[0].maps.shape[1:] == (3, 2)
 
 
-@pytest.mark.parametrize("name", library_names())
+@pytest.mark.parametrize("name", shipped_names("dissection"))
 def test_library_shapes_round_trip(name):
-    shape = load_library_shape(name)
-    assert format_shape(shape) == library_text(name)
+    shape = load_shipped("dissection", name, parse_shape)
+    assert format_shape(shape) == shipped_text("dissection", name)
     assert shape.side is not None
 
 
 def test_the_library_has_the_seeds_shape():
-    assert "knuth-toy.dots" in library_names()
-    assert len(library_names()) >= 5
+    assert "knuth-toy.dots" in shipped_names("dissection")
+    assert len(shipped_names("dissection")) >= 5

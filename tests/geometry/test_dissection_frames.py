@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from slidelab.dissection.library import load_library_shape
 from slidelab.dissection.model import Dissection, square_source
 from slidelab.dissection.search import find_solutions
+from slidelab.dissection.shape import parse_shape
 from slidelab.dissection.shifts import Tables
 from slidelab.geometry.dissection_frames import Layout, PieceMotion, piece_motions, piece_quads
+from slidelab.library import load_shipped
 
 
 def cells_under(quads, origin) -> set[tuple[int, int]]:
@@ -24,7 +25,7 @@ def cells_under(quads, origin) -> set[tuple[int, int]]:
 
 @pytest.mark.parametrize("flips", [False, True])
 def test_every_piece_starts_on_its_source_cells_and_ends_on_its_target_cells(flips):
-    target = load_library_shape("knuth-toy.dots")
+    target = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     source = square_source(target)
     tables = Tables.build(source, target, flips)
     layout = Layout.of(source, target)

@@ -18,16 +18,17 @@ from slidelab.geometry.sliding_frames import (
     moved_pieces,
     still_frame,
 )
+from slidelab.library import load_shipped
 from slidelab.sliding.draft import Draft
-from slidelab.sliding.library import load_library_puzzle
 from slidelab.sliding.model import KIND_NAMES, Configuration, Placement
 from slidelab.sliding.search import solve
+from slidelab.sliding.textformat import parse_puzzle
 from tests.sliding.figures import SILLY_MOVES
 
 
 @pytest.fixture(scope="module")
 def silly():
-    return load_library_puzzle("knuth-silly.slide")
+    return load_shipped("sliding", "knuth-silly.slide", parse_puzzle)
 
 
 def solution(puzzle, style):
@@ -64,7 +65,7 @@ def test_a_still_frame_draws_every_piece_at_rest(silly):
 
 
 def test_a_partial_goal_marks_any_and_required_empty_cells():
-    klotski = load_library_puzzle("klotski.slide")
+    klotski = load_shipped("sliding", "klotski.slide", parse_puzzle)
     frame = still_frame(klotski, klotski.goal.placements, goal=True)
     assert frame.any_cells == klotski.goal.any_cells
     assert len(frame.any_cells) == 20 - 4

@@ -15,7 +15,7 @@ from tests.gui.mouse import LEFT
 
 
 def run_box(window, qtbot, dims):
-    bench = window.antislide
+    bench = window.by_family["antislide"]
     window.show_workbench(bench)
     for spin, value in zip(bench.box_spins, dims, strict=True):
         spin.setValue(value)
@@ -51,7 +51,7 @@ def test_sorting_by_blocks_keeps_rows_tied_to_their_packings(window, qtbot):
 
 
 def test_adding_a_brick_that_can_slide_marks_it(window, qtbot):
-    bench = window.antislide
+    bench = window.by_family["antislide"]
     window.show_workbench(bench)
     bench.load_text(shipped_text("antislide", "4x4x4-twelve-blocks.antislide"), "seed")
     box, bricks = bench.document.box, list(bench.document.bricks)
@@ -81,7 +81,7 @@ def test_adding_a_brick_that_can_slide_marks_it(window, qtbot):
 
 
 def test_show_locks_names_the_neighbours_of_a_clicked_brick(window, qtbot):
-    bench = window.antislide
+    bench = window.by_family["antislide"]
     window.show_workbench(bench)
     bench.load_text(shipped_text("antislide", "3x3x3-six-blocks.antislide"), "seed")
     bench.show_locks.setChecked(True)

@@ -12,9 +12,10 @@ from slidelab.geometry.palettes import EMPTY_COLOUR, KIND_COLOURS
 from slidelab.geometry.sliding_frames import DrawnPiece, Frame, still_frame
 from slidelab.gui.sliding.board_view import BoardView
 from slidelab.gui.sliding.editor import BoardEditor
+from slidelab.library import load_shipped
 from slidelab.sliding.draft import Draft
-from slidelab.sliding.library import load_library_puzzle
 from slidelab.sliding.model import Placement
+from slidelab.sliding.textformat import parse_puzzle
 from tests.gui.mouse import LEFT, centre, click, drag
 
 
@@ -191,7 +192,7 @@ def test_a_fast_drag_still_collects_every_cell_it_crosses(qtbot, editor):
 
 
 def test_set_draft_shows_a_puzzle_without_an_undo_step(qtbot, editor):
-    silly = Draft.from_puzzle(load_library_puzzle("knuth-silly.slide"))
+    silly = Draft.from_puzzle(load_shipped("sliding", "knuth-silly.slide", parse_puzzle))
     with qtbot.waitSignal(editor.draftChanged):
         editor.set_draft(silly)
     assert editor.undo_stack().count() == 0
@@ -242,7 +243,7 @@ def test_painting_does_not_leak_references_to_none(qtbot):
     fifteen puzzle makes hundreds of such calls, so a few dozen paints (a second of
     animation, one GIF export) abort the interpreter with "none_dealloc: deallocating
     None".  PySide6 6.11.3 does not do this; neither does any Python >= 3.12."""
-    puzzle = load_library_puzzle("fifteen-puzzle.slide")
+    puzzle = load_shipped("sliding", "fifteen-puzzle.slide", parse_puzzle)
     view = BoardView()
     qtbot.addWidget(view)
     view.set_frame(still_frame(puzzle, puzzle.start.placements))

@@ -26,7 +26,7 @@ def pixel(view, row, column, origin):
 
 
 def test_click_the_toy_shape_solve_and_match_colours(window, qtbot, tmp_path):
-    bench = window.dissection
+    bench = window.by_family["dissection"]
     window.show_workbench(bench)
     for row, column in sorted(TOY):
         click_cell(qtbot, bench.target_grid, row, column)
@@ -66,7 +66,7 @@ def test_click_the_toy_shape_solve_and_match_colours(window, qtbot, tmp_path):
 
 
 def test_the_animation_ends_with_the_pieces_in_place(window, qtbot):
-    bench = window.dissection
+    bench = window.by_family["dissection"]
     window.open_library(bench, "knuth-toy.dots")
     assert bench.target == TOY and not bench.is_modified()
     bench.pieces.setValue(2)
@@ -86,7 +86,7 @@ def test_dots_files_open_here_and_edits_undo(window, qtbot, tmp_path):
     path = tmp_path / "toy.dots"
     path.write_text("****\n*..*\n.***\n")
     assert window.open_path(str(path))
-    bench = window.dissection
+    bench = window.by_family["dissection"]
     assert window.workbench is bench and bench.target == TOY
     click_cell(qtbot, bench.target_grid, 1, 1)
     assert bench.is_modified() and len(bench.target) == 10

@@ -7,7 +7,7 @@ from PySide6.QtGui import QDropEvent, QImageReader
 from PySide6.QtWidgets import QMessageBox
 
 from slidelab.gui.main_window import MainWindow
-from slidelab.sliding.library import load_library_puzzle
+from slidelab.library import load_shipped
 from slidelab.sliding.model import Configuration
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
 from tests.gui.mouse import LEFT, click, drag
@@ -25,7 +25,7 @@ def shown_configuration(view) -> Configuration:
 
 
 def solve_in(window, qtbot, style: int):
-    bench = window.sliding
+    bench = window.by_family["sliding"]
     bench.style_choice.setCurrentIndex(style)
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, Qt.MouseButton.LeftButton)
@@ -34,7 +34,7 @@ def solve_in(window, qtbot, style: int):
 
 def test_solves_the_puzzle_and_plays_the_solution_to_the_goal(window, qtbot):
     puzzle = parse_puzzle(SILLY)
-    window.sliding.load_puzzle(puzzle)
+    window.by_family["sliding"].load_puzzle(puzzle)
     bench = solve_in(window, qtbot, 2)
     assert bench.pages.currentIndex() == 1
     assert bench.solution_summary.text().startswith("Style 2: 4 moves")
@@ -53,7 +53,7 @@ def test_solves_the_puzzle_and_plays_the_solution_to_the_goal(window, qtbot):
 
 
 def test_a_puzzle_drawn_by_mouse_is_solved_and_played_to_its_goal(window, qtbot):
-    bench = window.sliding
+    bench = window.by_family["sliding"]
     window.new_document()
     bench.rows.setValue(2)
     bench.rows.editingFinished.emit()
@@ -84,8 +84,8 @@ def test_a_puzzle_drawn_by_mouse_is_solved_and_played_to_its_goal(window, qtbot)
 
 
 def test_the_cancel_button_stops_a_long_run(window, qtbot):
-    window.sliding.load_puzzle(parse_puzzle(TWELVE))
-    bench = window.sliding
+    window.by_family["sliding"].load_puzzle(parse_puzzle(TWELVE))
+    bench = window.by_family["sliding"]
     bench.style_choice.setCurrentIndex(5)
     with qtbot.waitSignal(window.runner.progress, timeout=10_000):
         qtbot.mouseClick(bench.analyze_button, LEFT)
@@ -97,8 +97,8 @@ def test_the_cancel_button_stops_a_long_run(window, qtbot):
 
 
 def test_compare_styles_fills_the_table(window, qtbot):
-    window.sliding.load_puzzle(parse_puzzle(SILLY))
-    bench = window.sliding
+    window.by_family["sliding"].load_puzzle(parse_puzzle(SILLY))
+    bench = window.by_family["sliding"]
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.compare_button, Qt.MouseButton.LeftButton)
     moves = tuple(int(bench.compare_table.item(row, 1).text()) for row in range(6))
@@ -106,8 +106,8 @@ def test_compare_styles_fills_the_table(window, qtbot):
 
 
 def test_analysis_shows_the_histogram_and_farthest_configurations(window, qtbot):
-    window.sliding.load_puzzle(parse_puzzle(SILLY))
-    bench = window.sliding
+    window.by_family["sliding"].load_puzzle(parse_puzzle(SILLY))
+    bench = window.by_family["sliding"]
     bench.style_choice.setCurrentIndex(5)
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.analyze_button, Qt.MouseButton.LeftButton)
@@ -120,34 +120,36 @@ def test_analysis_shows_the_histogram_and_farthest_configurations(window, qtbot)
 def test_opening_a_malformed_file_reports_it_and_keeps_the_puzzle(window, tmp_path, monkeypatch):
     errors = []
     monkeypatch.setattr(window, "show_error", errors.append)
-    before = window.sliding.editor.draft()
+    before = window.by_family["sliding"].editor.draft()
     bad = tmp_path / "bad.slide"
     bad.write_text("2 x 2\n1 = 1\n1q\n01\n")
     assert not window.open_path(str(bad))
     assert errors == [f"{bad}:3:2: unexpected character 'q' in the start line"]
-    assert window.sliding.editor.draft() == before
+    assert window.by_family["sliding"].editor.draft() == before
 
 
 def test_any_extension_is_recognised_by_content(window, tmp_path):
     path = tmp_path / "silly.txt"
     path.write_text(SILLY)
     assert window.open_path(str(path))
-    assert window.sliding.editor.draft().to_puzzle() == parse_puzzle(SILLY)
+    assert window.by_family["sliding"].editor.draft().to_puzzle() == parse_puzzle(SILLY)
     assert window.windowTitle() == "silly.txt[*] — slidelab"
 
 
 def test_save_round_trips_atomically_and_remembers_the_file(window, tmp_path):
-    window.sliding.load_puzzle(load_library_puzzle("pennant.slide"))
+    window.by_family["sliding"].load_puzzle(load_shipped("sliding", "pennant.slide", parse_puzzle))
     target = tmp_path / "pennant.slide"
     target.write_text("old contents")
     assert window.save_to(str(target))
-    assert target.read_text() == format_puzzle(load_library_puzzle("pennant.slide"))
+    assert target.read_text() == format_puzzle(
+        load_shipped("sliding", "pennant.slide", parse_puzzle)
+    )
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     assert window.recent_files()[0] == str(target.resolve())
 
 
 def test_unsaved_changes_are_asked_about_before_they_are_lost(window, qtbot, monkeypatch):
-    bench = window.sliding
+    bench = window.by_family["sliding"]
     bench.load_puzzle(parse_puzzle(SILLY))
     edited = bench.editor.draft().toggled_obstacle((4, 4))
     bench.editor.apply_edit(edited, "Toggle obstacle")
@@ -179,7 +181,7 @@ def test_dropping_a_file_opens_it(window, tmp_path):
 
 
 def test_export_gif_writes_every_frame(window, qtbot, tmp_path):
-    window.sliding.load_puzzle(parse_puzzle(SILLY))
+    window.by_family["sliding"].load_puzzle(parse_puzzle(SILLY))
     bench = solve_in(window, qtbot, 5)
     target = tmp_path / "solution.gif"
     bench.export_gif(str(target))

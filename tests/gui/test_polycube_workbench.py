@@ -31,7 +31,7 @@ def click_cell(qtbot, grid, x, y, z):
 
 
 def test_build_pieces_by_clicks_solve_and_see_every_colour(window, qtbot):
-    bench = window.polycube
+    bench = window.by_family["polycube"]
     window.show_workbench(bench)
     # A 2 x 2 x 1 box, filled by two dominoes drawn by clicking.
     bench.cuboid_spins[0].setValue(2)
@@ -57,7 +57,7 @@ def test_build_pieces_by_clicks_solve_and_see_every_colour(window, qtbot):
 
 
 def test_soma_counts_distinct_and_assembles(window, qtbot):
-    bench = window.polycube
+    bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")
     assert len(bench.draft.pieces) == 7 and bench.draft.header.startswith("| The Soma cube")
     bench.distinct.setChecked(True)
@@ -86,7 +86,7 @@ def test_a_pcube_file_opens_in_this_workbench_and_edits_undo(window, qtbot, tmp_
     path = tmp_path / "soma.pcube"
     path.write_text(shipped_text("polycube", "soma.pcube"))
     assert window.open_path(str(path))
-    bench = window.polycube
+    bench = window.by_family["polycube"]
     assert window.workbench is bench and window.path == str(path)
     before = bench.draft
     bench.piece_table.selectRow(0)
@@ -97,7 +97,7 @@ def test_a_pcube_file_opens_in_this_workbench_and_edits_undo(window, qtbot, tmp_
 
 
 def test_names_and_copies_are_edited_in_the_piece_table(window, qtbot):
-    bench = window.polycube
+    bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")
     bench.piece_table.item(0, 1).setData(Qt.ItemDataRole.EditRole, 2)
     bench.piece_table.item(1, 0).setText("Lx")
@@ -114,7 +114,7 @@ def test_a_burrtools_file_opens_solves_and_shows_assemblies(window, qtbot):
     if not examples.is_dir():
         pytest.skip(f"BurrTools examples not found at {examples}")
     assert window.open_path(str(examples / "CubeInCage.xmpuzzle"))
-    bench = window.polycube
+    bench = window.by_family["polycube"]
     assert window.workbench is bench and bench.burr is not None
     assert not bench.pages.isTabEnabled(0) and bench.pages.currentIndex() == 2
     assert bench.recorded.text().startswith("BurrTools recorded: 96 assemblies; 1 solutions")
@@ -136,7 +136,7 @@ def test_a_burrtools_file_opens_solves_and_shows_assemblies(window, qtbot):
 
 
 def test_a_spec_saved_as_xmpuzzle_reopens_as_a_burrtools_puzzle(window, qtbot, tmp_path):
-    bench = window.polycube
+    bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")
     window.show_workbench(bench)
     target = tmp_path / "soma.xmpuzzle"

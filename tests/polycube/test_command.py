@@ -8,13 +8,13 @@ import pytest
 
 from slidelab.cli import main
 from slidelab.exactcover.dlxformat import parse_problem
-from slidelab.polycube.library import library_text
+from slidelab.library import shipped_text
 
 
 @pytest.fixture
 def soma(tmp_path):
     path = tmp_path / "soma.pcube"
-    path.write_text(library_text("soma.pcube"))
+    path.write_text(shipped_text("polycube", "soma.pcube"))
     return str(path)
 
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from slidelab.library import load_shipped, shipped_text
 from slidelab.polycube.draft import Draft, split_header
-from slidelab.polycube.library import library_text, load_library_spec
 from slidelab.polycube.spec import parse_spec
 
 
 def test_a_library_spec_round_trips_with_its_comments():
-    text = library_text("soma.pcube")
-    draft = Draft.from_spec(load_library_spec("soma.pcube"), split_header(text))
+    text = shipped_text("polycube", "soma.pcube")
+    draft = Draft.from_spec(load_shipped("polycube", "soma.pcube", parse_spec), split_header(text))
     assert draft.header.startswith("| The Soma cube")
-    assert parse_spec(draft.text()) == load_library_spec("soma.pcube")
+    assert parse_spec(draft.text()) == load_shipped("polycube", "soma.pcube", parse_spec)
     assert draft.text().startswith(draft.header)
     assert draft.filled() == 27 == len(draft.box)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from slidelab.exactcover.dlxformat import parse_problem
 from slidelab.exactcover.search import count_solutions
-from slidelab.polycube.library import library_text, load_library_spec
+from slidelab.library import load_shipped, shipped_text
 from slidelab.polycube.packing import build_packing, format_dlx, solution_numbers
 from slidelab.polycube.reference import count_with_labelled_copies
 from slidelab.polycube.rotations import ROTATIONS, apply, normalize
@@ -28,7 +28,7 @@ def seed_options(spec_text: str) -> set[frozenset[str]]:
 
 
 def test_soma_dlx_has_the_seeds_items_and_options():
-    text = library_text("soma.pcube")
+    text = shipped_text("polycube", "soma.pcube")
     problem = parse_problem(format_dlx(build_packing(parse_spec(text)), echo=text))
     cells = [f"{x}{y}{z}" for x in "012" for y in "012" for z in "012"]
     assert problem.primary == (*cells, "V", "L", "T", "Z", "A", "B", "P")
@@ -71,11 +71,14 @@ def test_lines_of_one_piece_are_merged_without_repeating_placements():
 
 
 def test_soma_cube_has_11520_solutions():
-    assert count_solutions(build_packing(load_library_spec("soma.pcube")).problem) == 11520
+    assert (
+        count_solutions(build_packing(load_shipped("polycube", "soma.pcube", parse_spec)).problem)
+        == 11520
+    )
 
 
 def test_flat_pentominoes_in_6x10x1_give_9356_without_mirror():
-    packing = build_packing(load_library_spec("pentominoes-6x10x1.pcube"))
+    packing = build_packing(load_shipped("polycube", "pentominoes-6x10x1.pcube", parse_spec))
     assert len(packing.placements) == 2056
     assert count_solutions(packing.problem) == 9356
 

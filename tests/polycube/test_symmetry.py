@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from slidelab.polycube.library import library_names, load_library_spec
+from slidelab.library import load_shipped, shipped_names
 from slidelab.polycube.packing import build_packing
 from slidelab.polycube.reference import distinct_by_filtering, layouts
 from slidelab.polycube.spec import parse_spec
@@ -28,18 +28,20 @@ GOLDEN = [
 
 @pytest.mark.parametrize(("name", "solutions", "distinct", "order", "reflections"), GOLDEN)
 def test_library_counts(name, solutions, distinct, order, reflections):
-    counted = count_distinct(build_packing(load_library_spec(name)))
+    counted = count_distinct(build_packing(load_shipped("polycube", name, parse_spec)))
     assert (counted.solutions, counted.distinct) == (solutions, distinct)
     assert (counted.group_order, counted.reflections) == (order, reflections)
 
 
 def test_solid_pentominoes_fill_3x4x5_in_3940_ways():
-    counted = count_distinct(build_packing(load_library_spec("solid-pentominoes-3x4x5.pcube")))
+    counted = count_distinct(
+        build_packing(load_shipped("polycube", "solid-pentominoes-3x4x5.pcube", parse_spec))
+    )
     assert (counted.solutions, counted.distinct, counted.group_order) == (31520, 3940, 8)
 
 
 def test_soma_screws_are_mirror_partners():
-    partners = mirror_partners(build_packing(load_library_spec("soma.pcube")))
+    partners = mirror_partners(build_packing(load_shipped("polycube", "soma.pcube", parse_spec)))
     assert partners is not None and partners["A"] == "B" and partners["B"] == "A"
     assert partners["P"] == "P"
 
@@ -83,11 +85,11 @@ def test_nontrivial_stabilisers_are_handled():
 
 def test_every_library_spec_is_counted_here():
     counted = {name for name, *_ in GOLDEN} | {"solid-pentominoes-3x4x5.pcube"}
-    assert set(library_names()) == counted
+    assert set(shipped_names("polycube")) == counted
 
 
 def test_distinct_search_reports_running_totals():
-    search = search_distinct(build_packing(load_library_spec("soma.pcube")))
+    search = search_distinct(build_packing(load_shipped("polycube", "soma.pcube", parse_spec)))
     events = []
     while True:
         try:
@@ -102,7 +104,7 @@ def test_distinct_search_reports_running_totals():
 
 
 def test_closing_the_distinct_search_cancels_it():
-    packing = build_packing(load_library_spec("solid-pentominoes-3x4x5.pcube"))
+    packing = build_packing(load_shipped("polycube", "solid-pentominoes-3x4x5.pcube", parse_spec))
     search = search_distinct(packing)
     first = next(search)
     search.close()

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from slidelab.errors import SlidelabError
+from slidelab.library import load_shipped, shipped_names
 from slidelab.sliding.draft import Draft, DraftError
-from slidelab.sliding.library import library_names, load_library_puzzle
 from slidelab.sliding.model import KIND_NAMES, PieceKind, Placement
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
 from tests.sliding.figures import SILLY
@@ -24,9 +24,9 @@ def all_cells(rows, cols):
     return frozenset((r, c) for r in range(rows) for c in range(cols))
 
 
-@pytest.mark.parametrize("name", library_names())
+@pytest.mark.parametrize("name", shipped_names("sliding"))
 def test_every_library_puzzle_survives_the_round_trip(name):
-    puzzle = load_library_puzzle(name)
+    puzzle = load_shipped("sliding", name, parse_puzzle)
     draft = Draft.from_puzzle(puzzle)
     assert draft.problems() == []
     assert draft.to_puzzle() == puzzle
@@ -34,7 +34,7 @@ def test_every_library_puzzle_survives_the_round_trip(name):
 
 
 def test_the_library_is_not_empty():
-    assert len(library_names()) >= 10
+    assert len(shipped_names("sliding")) >= 10
 
 
 def test_a_blank_draft_has_no_pieces_and_a_full_goal():
@@ -252,7 +252,7 @@ def test_piece_at_finds_the_covering_piece():
 
 
 def test_title_and_notes_travel_with_the_draft():
-    puzzle = load_library_puzzle("klotski.slide")
+    puzzle = load_shipped("sliding", "klotski.slide", parse_puzzle)
     draft = (
         Draft.from_puzzle(puzzle)
         .with_piece({(0, 0)}, True)

@@ -19,8 +19,8 @@ import re
 
 import pytest
 
+from slidelab.library import shipped_names, shipped_text
 from slidelab.runs import drive
-from slidelab.sliding.library import library_names, library_text
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.search import analyze, solve
 from slidelab.sliding.textformat import parse_puzzle
@@ -35,7 +35,7 @@ _STYLE_COUNT = re.compile(r"style\s+(\d)\s*=\s*(\d+)")
 _LAYERS = re.compile(r"#\s*layers\s*\(style\s+(\d)[^)]*\)\s*:(.*)")
 
 
-LIBRARY = [(name, library_text(name)) for name in library_names()]
+LIBRARY = [(name, shipped_text("sliding", name)) for name in shipped_names("sliding")]
 TEXTS = dict(LIBRARY)
 
 

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given
 
 from slidelab.errors import SlidelabError
+from slidelab.library import load_shipped
 from slidelab.runs import Progress, drive
 from slidelab.sliding import search
 from slidelab.sliding.encoding import build_tables
-from slidelab.sliding.library import load_library_puzzle
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.search import (
     SIFT_ROWS,
@@ -101,7 +101,7 @@ def assert_same_on_threads(
 @pytest.mark.parametrize("name", LIBRARY)
 @pytest.mark.parametrize("style", [0, 2, 5])
 def test_library_puzzles_give_the_same_results_on_two_threads(name: str, style: int) -> None:
-    assert assert_same_on_threads(load_library_puzzle(name), style, 2) > 0
+    assert assert_same_on_threads(load_shipped("sliding", name, parse_puzzle), style, 2) > 0
 
 
 @pytest.mark.parametrize("style", [1, 3, 4])
@@ -123,7 +123,7 @@ def test_default_threshold_splits_big_layers_only() -> None:
     """Hughes's puzzle (under 530 configurations) is too small to split; the eight puzzle's
     big layers are split."""
     with counting_splits(DEFAULTS) as splits:
-        hughes = load_library_puzzle("hughes.slide")
+        hughes = load_shipped("sliding", "hughes.slide", parse_puzzle)
         for style in range(6):
             drive(analyze(hughes, style, jobs=2))
     assert splits[0] == 0
@@ -146,4 +146,4 @@ def test_threaded_search_yields_progress_and_stops_its_threads_when_closed() -> 
 
 def test_jobs_must_be_positive() -> None:
     with pytest.raises(SlidelabError, match="the number of jobs must be at least 1, not 0"):
-        drive(solve(load_library_puzzle("knuth-silly.slide"), 0, jobs=0))
+        drive(solve(load_shipped("sliding", "knuth-silly.slide", parse_puzzle), 0, jobs=0))

@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
 
 from slidelab.antislide.document import PackingDocument, format_document, parse_document
 from slidelab.antislide.editing import brick_at, why_not_placed
+from slidelab.antislide.family import ANTISLIDE
 from slidelab.antislide.layers import label
 from slidelab.antislide.model import Box, Placement, locks, orientations, sliding_faces
 from slidelab.antislide.search import AntislideResult, Packing, PackingsFound, solve
-from slidelab.formats import ANTISLIDE
 from slidelab.geometry.packing_scenes import brick_cells, brick_scene
 from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.status import StatusPanel
@@ -197,7 +197,7 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
     def library_titles(self) -> dict[str, str]:
         return {
             name: shipped_text(ANTISLIDE, name).splitlines()[0].lstrip("# ")
-            for name in shipped_names(ANTISLIDE, ".antislide")
+            for name in shipped_names(ANTISLIDE)
         }
 
     def menus(self) -> list[QMenu]:

@@ -27,20 +27,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slidelab.dissection.library import library_names
+from slidelab.dissection.family import DISSECTION
 from slidelab.dissection.model import MAX_PIECES, Dissection, Solution, square_source
 from slidelab.dissection.search import DissectionResult, SolutionsFound, smallest, solve
 from slidelab.dissection.shape import Cell, Shape, format_shape, parse_region
 from slidelab.dissection.shifts import Tables
 from slidelab.errors import SlidelabError
 from slidelab.export.svg import write_dissection_svg
-from slidelab.formats import DISSECTION
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.dissection.view import DissectionView
 from slidelab.gui.images import save_png
 from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.undo import Snapshot
 from slidelab.gui.workbench import RunningWorkbench, TextDocument
+from slidelab.library import shipped_names
 
 GRID = 8
 """Rows and columns of the shape editors (more when a shape is bigger)."""
@@ -159,7 +159,9 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         return format_shape(Shape(tuple(self.target)))
 
     def library_titles(self) -> dict[str, str]:
-        return {name: name.removesuffix(".dots").replace("-", " ") for name in library_names()}
+        return {
+            name: name.removesuffix(".dots").replace("-", " ") for name in shipped_names(DISSECTION)
+        }
 
     def menus(self) -> list[QMenu]:
         return []

@@ -46,7 +46,6 @@ from slidelab.errors import SlidelabError
 from slidelab.exactcover.dlxformat import format_problem
 from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
 from slidelab.fileio import read_text, write_text_atomically
-from slidelab.formats import POLYCUBE
 from slidelab.geometry.packing_scenes import burr_scene, polycube_scene
 from slidelab.geometry.palettes import piece_colour
 from slidelab.geometry.scene import ScenePiece
@@ -56,8 +55,9 @@ from slidelab.gui.undo import Snapshot
 from slidelab.gui.view3d import VoxelView
 from slidelab.gui.workbench import RunningWorkbench
 from slidelab.gui.worker import SolverRunner
+from slidelab.library import shipped_names
 from slidelab.polycube.draft import Draft, split_header
-from slidelab.polycube.library import library_names
+from slidelab.polycube.family import POLYCUBE
 from slidelab.polycube.packing import Packing, build_packing, format_dlx
 from slidelab.polycube.rotations import orientations
 from slidelab.polycube.spec import parse_spec
@@ -320,7 +320,9 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         return self.draft.text()
 
     def library_titles(self) -> dict[str, str]:
-        return {name: name.removesuffix(".pcube").replace("-", " ") for name in library_names()}
+        return {
+            name: name.removesuffix(".pcube").replace("-", " ") for name in shipped_names(POLYCUBE)
+        }
 
     def menus(self) -> list[QMenu]:
         return [self.dlx_menu]

@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
 
 from slidelab.errors import SlidelabError
 from slidelab.export.gif import write_gif
-from slidelab.formats import SLIDING
 from slidelab.geometry.sliding_frames import still_frame
 from slidelab.gui.images import image_to_rgb, save_png
 from slidelab.gui.sliding.analysis_view import AnalysisView
@@ -45,9 +44,10 @@ from slidelab.gui.sliding.player import SolutionPlayer, frame_at
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import RunningWorkbench, TextDocument
 from slidelab.gui.worker import SolverRunner
+from slidelab.library import load_shipped, shipped_names
 from slidelab.runs import Found, Solver
 from slidelab.sliding.draft import Draft
-from slidelab.sliding.library import library_names, load_library_puzzle
+from slidelab.sliding.family import SLIDING
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.render import describe_move
 from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
@@ -237,7 +237,10 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         return panel
 
     def library_titles(self) -> dict[str, str]:
-        return {name: load_library_puzzle(name).title or name for name in library_names()}
+        return {
+            name: load_shipped(SLIDING, name, parse_puzzle).title or name
+            for name in shipped_names(SLIDING)
+        }
 
     def menus(self) -> list[QMenu]:
         return [self.solution_menu]

@@ -1,0 +1,45 @@
+"""The antislide family as the registry sees it: `slidelab antislide`, `.antislide` packings."""
+
+from __future__ import annotations
+
+import re
+
+from slidelab.family import Family, Library, SubParsers, TextSignature
+
+ANTISLIDE = "antislide"
+
+_BRICK_LINE = re.compile(r"^\s*#\s*brick\s+\d+\s*x\s*\d+\s*x\s*\d+\s*$", re.MULTILINE)
+
+
+def _register(subcommands: SubParsers) -> None:
+    from slidelab.antislide import command
+
+    command.register(subcommands)
+
+
+def _warm_up() -> None:
+    """One search of a 2 x 2 x 2 box compiles the search kernel."""
+    from slidelab.antislide.model import Box
+    from slidelab.antislide.search import solve
+
+    for _ in solve(Box((2, 2, 2)), keep=True):
+        pass
+
+
+def _matches(text: str) -> bool:
+    """A packing in layer notation carries a '# brick AxBxC' line."""
+    return bool(_BRICK_LINE.search(text))
+
+
+FAMILY = Family(
+    name=ANTISLIDE,
+    title="Antislide",
+    subcommand="antislide",
+    register_cli=_register,
+    extensions=(".antislide",),
+    signature=TextSignature(
+        _matches, rank=10, expected="an antislide packing with a '# brick AxBxC' line"
+    ),
+    library=Library(ANTISLIDE, ".antislide"),
+    warm_up=_warm_up,
+)

@@ -1,0 +1,44 @@
+"""The sliding-block family as the registry sees it: `slidelab slide`, `.slide` files."""
+
+from __future__ import annotations
+
+import re
+
+from slidelab.family import Family, Library, SubParsers, TextSignature
+
+SLIDING = "sliding"
+
+_SIZE_LINE = re.compile(r"\s*\d+\s*x\s*\d+")
+
+
+def _register(subcommands: SubParsers) -> None:
+    from slidelab.sliding import command
+
+    command.register(subcommands)
+
+
+def _warm_up() -> None:
+    from slidelab.sliding.search import warm_up
+
+    warm_up()
+
+
+def _matches(text: str) -> bool:
+    """Knuth's format: the first line that is neither blank nor a comment is 'ROWS x COLUMNS'."""
+    lines = (line for line in text.splitlines() if line.strip())
+    first = next((line for line in lines if not line.lstrip().startswith("#")), "")
+    return bool(_SIZE_LINE.match(first))
+
+
+FAMILY = Family(
+    name=SLIDING,
+    title="Sliding blocks",
+    subcommand="slide",
+    register_cli=_register,
+    extensions=(".slide",),
+    signature=TextSignature(
+        _matches, rank=30, expected="a sliding-block puzzle, whose first line is 'ROWS x COLUMNS'"
+    ),
+    library=Library(SLIDING, ".slide"),
+    warm_up=_warm_up,
+)
