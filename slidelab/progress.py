@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Generator
 from typing import TextIO
 
-from slidelab.runs import Progress
+from slidelab.runs import FoundT, Progress, ResultT, drive
 
 
 class ProgressLine:
@@ -33,3 +34,24 @@ class ProgressLine:
         if self.active and self.width:
             self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
+
+
+def drive_in_terminal(
+    solver: Generator[Progress | FoundT, None, ResultT],
+    on_found: Callable[[FoundT], None] | None = None,
+    stream: TextIO = sys.stderr,
+) -> ResultT:
+    """`drive` a command-line run with its progress on one line of `stream`; the line is
+    wiped before each batch of results is handed to `on_found` (which may print) and when
+    the run ends, however it ends."""
+    line = ProgressLine(stream)
+
+    def show(batch: FoundT) -> None:
+        line.clear()
+        if on_found is not None:
+            on_found(batch)
+
+    try:
+        return drive(solver, line, show)
+    finally:
+        line.clear()

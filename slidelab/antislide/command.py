@@ -12,8 +12,7 @@ from slidelab.antislide.search import AntislideResult, solve
 from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
-from slidelab.progress import ProgressLine
-from slidelab.runs import drive
+from slidelab.progress import drive_in_terminal
 
 EXIT_OK, EXIT_SLIDES = 0, 1
 
@@ -54,24 +53,21 @@ def run(args: argparse.Namespace) -> int:
     if len(args.dims) != 3:
         raise SlidelabError("antislide needs the box's size L M N (or --check FILE)")
     box = Box(tuple(args.dims))  # type: ignore[arg-type]
-    progress = ProgressLine()
     split = None
     if wants_split(args) or not args.list:
-        split = drive(
+        split = drive_in_terminal(
             solve_split(
                 box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks,
                 keep=args.list, jobs=jobs_of(args), scheduler=args.scheduler,
                 journal=args.journal,
             ),  # type: ignore[arg-type]
-            progress,
         )  # fmt: skip
         result = split.result
     else:
         search = solve(
             box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks, keep=True
         )  # type: ignore[arg-type]
-        result = drive(search, progress)
-    progress.clear()
+        result = drive_in_terminal(search)
     if args.json:
         fields = _as_json(result)
         if split is not None:

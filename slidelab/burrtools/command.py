@@ -26,11 +26,11 @@ from slidelab.burrtools.writer import write_xmpuzzle
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
 from slidelab.family import SubParsers
-from slidelab.polycube.command import _with_progress_line, read_input
+from slidelab.polycube.command import read_input
 from slidelab.polycube.family import SUBCOMMAND
 from slidelab.polycube.packing import solution_numbers
 from slidelab.polycube.spec import Spec, parse_spec
-from slidelab.runs import Solver
+from slidelab.progress import drive_in_terminal
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 RECORDED_NOTE = (
@@ -41,8 +41,6 @@ RECORDED_NOTE = (
 STATES = {SOLVING: "being solved", SOLVED: "solved"}
 """How the JSON names the states of problems that carry BurrTools' figures."""
 
-Runner = Callable[[Solver[Any]], Any]
-"""Runs a solver to its end (the polycube command's runner, which shows progress)."""
 Command = Callable[[argparse.Namespace], int]
 """A subcommand's `run`: carries out the parsed command line, returns the exit status."""
 
@@ -58,7 +56,7 @@ def extend_polycube(subcommands: SubParsers) -> None:
 def _route(args: argparse.Namespace, polycube_run: Command) -> int:
     """Carry out `slidelab polycube`: BurrTools files and exports here, specs by `polycube_run`."""
     if args.spec != "-" and is_xmpuzzle(args.spec):
-        return run(args, _with_progress_line)
+        return run(args)
     if args.problem is not None:
         raise SlidelabError("--problem applies to .xmpuzzle files only")
     if args.export_xmpuzzle:
@@ -91,7 +89,7 @@ def export_spec(spec: Spec, args: argparse.Namespace, source: str) -> int:
     return EXIT_FOUND
 
 
-def run(args: argparse.Namespace, runner: Runner) -> int:
+def run(args: argparse.Namespace) -> int:
     """Carry out `slidelab polycube` on a BurrTools file; returns the exit status."""
     if args.dlx:
         raise SlidelabError("--dlx does not apply to .xmpuzzle files, only to polycube specs")
@@ -106,7 +104,7 @@ def run(args: argparse.Namespace, runner: Runner) -> int:
     packing = build_packing(puzzle, _chosen(puzzle, args.problem, args.spec), args.spec)
     summary = _summary(packing)
     if args.distinct:
-        counted: AssemblyCount = runner(search_assemblies(packing))
+        counted: AssemblyCount = drive_in_terminal(search_assemblies(packing))
         count = counted.fixed
         summary |= _distinct_fields(counted)
         if not args.json:
@@ -116,7 +114,7 @@ def run(args: argparse.Namespace, runner: Runner) -> int:
                 f"{counted.reflections} reflections)"
             )
     elif args.count:
-        count = runner(solve(packing.exact_cover, count_only=True)).count
+        count = drive_in_terminal(solve(packing.exact_cover, count_only=True)).count
         if not args.json:
             print(count)
     else:

@@ -17,8 +17,8 @@ from slidelab.dissection.text import Layout, batch_bytes, colour_rows
 from slidelab.errors import SlidelabError
 from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
-from slidelab.progress import ProgressLine
-from slidelab.runs import Progress, drive
+from slidelab.progress import drive_in_terminal
+from slidelab.runs import Progress
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -134,14 +134,12 @@ def _drive(
     search: Generator[Progress | SolutionsFound, None, R], dissection: Dissection, as_json: bool
 ) -> tuple[R, list[dict[str, Any]]]:
     """Run the search, printing solutions as they come (or collecting them for JSON)."""
-    progress = ProgressLine()
     layout = Layout.of(dissection.source, dissection.target)
     found: list[dict[str, Any]] = []
     number = 1
 
     def show(batch: SolutionsFound) -> None:
         nonlocal number
-        progress.clear()
         if as_json:
             found.extend(_as_json(s, dissection) for s in batch.solutions())
         else:
@@ -149,8 +147,7 @@ def _drive(
             sys.stdout.buffer.write(batch_bytes(number, batch, layout))
         number += len(batch)
 
-    result = drive(search, progress, show)
-    progress.clear()
+    result = drive_in_terminal(search, show)
     sys.stdout.flush()
     return result, found
 

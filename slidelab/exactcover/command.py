@@ -15,8 +15,7 @@ from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
 from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
-from slidelab.progress import ProgressLine
-from slidelab.runs import drive
+from slidelab.progress import drive_in_terminal
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -97,11 +96,9 @@ def run(args: argparse.Namespace) -> int:
         checkpoint=args.save or args.resume,
         checkpoint_seconds=args.save_every,
     )
-    progress = ProgressLine()
     listed: list[list[str]] = []
 
     def show(batch: SolutionsFound) -> None:
-        progress.clear()
         for solution in batch.solutions:
             lines = [format_option(problem.options[k]) for k in solution]
             if args.json:
@@ -109,8 +106,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print("\n".join(lines) + "\n")
 
-    result = drive(search, progress, show)
-    progress.clear()
+    result = drive_in_terminal(search, show)
     if args.json:
         print(json.dumps(_as_json(problem, result, None if args.count else listed)))
     elif args.count:
@@ -123,7 +119,6 @@ def run(args: argparse.Namespace) -> int:
 def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
     """Count or list in subproblems, on local processes or a Dask cluster (see --jobs)."""
     jobs = jobs_of(args)
-    progress = ProgressLine()
     search = search_split(
         problem,
         listing=not args.count,
@@ -132,10 +127,7 @@ def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
         journal=args.journal,
         what=source,
     )
-    try:
-        outcome = drive(search, progress)
-    finally:
-        progress.clear()
+    outcome = drive_in_terminal(search)
     listed = [[format_option(problem.options[k]) for k in s] for s in outcome.solutions]
     where = f"the cluster at {args.scheduler}" if args.scheduler else f"{jobs} processes"
     if args.json:

@@ -14,8 +14,7 @@ from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_spl
 from slidelab.polycube.packing import Packing, build_packing, format_dlx, solution_numbers
 from slidelab.polycube.spec import cell_name, parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
-from slidelab.progress import ProgressLine
-from slidelab.runs import ResultT, Solver, drive
+from slidelab.progress import drive_in_terminal
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -65,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             "--jobs, --scheduler or --journal"
         )
     if args.distinct:
-        counted = _with_progress_line(search_distinct(packing))
+        counted = drive_in_terminal(search_distinct(packing))
         summary |= _distinct_fields(counted)
         count = counted.solutions
         if not args.json:
@@ -75,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 f" ({'rotations and reflections' if counted.reflections else 'rotations'})"
             )
     elif args.count or wants_split(args):
-        outcome = _with_progress_line(
+        outcome = drive_in_terminal(
             search_split(
                 packing.problem,
                 listing=not args.count,
@@ -118,15 +117,6 @@ def _print_found(
         return
     for solution in found:
         print("\n".join(" ".join([p["piece"], *p["cells"]]) for p in solution) + "\n")
-
-
-def _with_progress_line(search: Solver[ResultT]) -> ResultT:
-    """Run `search` to its end, showing its progress on a terminal's stderr."""
-    progress = ProgressLine()
-    try:
-        return drive(search, progress)
-    finally:
-        progress.clear()
 
 
 def _summary(packing: Packing) -> dict[str, Any]:

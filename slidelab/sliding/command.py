@@ -7,8 +7,7 @@ import json
 from typing import Any
 
 from slidelab.errors import SlidelabError
-from slidelab.progress import ProgressLine
-from slidelab.runs import drive
+from slidelab.progress import drive_in_terminal
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.render import describe_move, render_board
 from slidelab.sliding.search import (
@@ -76,13 +75,11 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError("--jobs must be at least 1")
     search = analyze if args.analyze else solve
     settings = {"max_states": args.max_states, "jobs": args.jobs}
-    progress = ProgressLine()
     if args.all_styles:
         run = every_style(search, puzzle, **settings)
-        outcomes: list[SolveResult | Analysis] = list(drive(run, progress))
+        outcomes: list[SolveResult | Analysis] = list(drive_in_terminal(run))
     else:
-        outcomes = [drive(search(puzzle, args.style, **settings), progress)]
-    progress.clear()
+        outcomes = [drive_in_terminal(search(puzzle, args.style, **settings))]
     if args.json:
         objects = [_as_json(puzzle, outcome) for outcome in outcomes]
         print(json.dumps({"styles": objects} if args.all_styles else objects[0]))
