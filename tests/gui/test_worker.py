@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
+import pytest
 from PySide6.QtCore import QTimer
 
 from slidelab.gui.worker import SolverRunner
@@ -15,19 +17,24 @@ BIG = "3 x 4\n1 = 1\n2 = 1\n3 = 1\n4 = 1\n111222334400\n004433222111\n"
 """1,663,200 configurations: several seconds of search in the superpiece styles."""
 
 
-def test_a_run_reports_progress_and_its_result(qtbot):
-    runner = SolverRunner()
+@pytest.fixture
+def runner() -> Iterator[SolverRunner]:
+    """A runner, shut down after the test even when the test fails half-way."""
+    made = SolverRunner()
+    yield made
+    made.shutdown()
+
+
+def test_a_run_reports_progress_and_its_result(qtbot, runner):
     events = []
     runner.progress.connect(events.append)
     with qtbot.waitSignal(runner.finished, timeout=60_000) as finished:
         runner.start(lambda: solve(parse_puzzle(SILLY), 2))
     assert finished.args[0].moves == 4
     assert not runner.busy
-    runner.shutdown()
 
 
-def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsive(qtbot):
-    runner = SolverRunner()
+def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsive(qtbot, runner):
     with qtbot.waitSignal(runner.finished, timeout=60_000):  # compile the kernels first
         runner.start(lambda: solve(parse_puzzle(SILLY), 5))
     gaps: list[float] = []
@@ -54,12 +61,9 @@ def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsiv
     assert stopped_after < 0.5
     assert len(gaps) > 50
     assert max(gaps) < 0.25, f"the event loop stalled for {max(gaps):.3f} s"
-    runner.shutdown()
 
 
-def test_bad_requests_fail_with_a_message(qtbot):
-    runner = SolverRunner()
+def test_bad_requests_fail_with_a_message(qtbot, runner):
     with qtbot.waitSignal(runner.failed, timeout=60_000) as failed:
         runner.start(lambda: solve(parse_puzzle(SILLY), 9))
     assert failed.args[0] == "the style must be between 0 and 5, not 9"
-    runner.shutdown()
