@@ -27,7 +27,7 @@ RECORDED = [
 
 
 @pytest.mark.parametrize(("name", "index"), list(COUNTS), ids=[f"{n}-{k}" for n, k in COUNTS])
-def test_made_files_count_as_worked_out_by_hand(name, index):
+def test_made_files_count_as_worked_out_by_hand(name: str, index: int) -> None:
     loaded = read_xmpuzzle(DATA / name)
     counted = count_assemblies(build_packing(loaded, index))
     expected = COUNTS[name, index]
@@ -46,7 +46,7 @@ def test_recorded_assemblies(examples, name, index, assemblies, fixed, turns, mi
     assert (counted.fixed, counted.rotations, counted.reflections) == (fixed, turns, mirrors)
 
 
-def test_the_mirror_paradox_in_a_made_file():
+def test_the_mirror_paradox_in_a_made_file() -> None:
     """Either screw alone: two mirror-image assemblies, kept apart; both screws: merged."""
     loaded = read_xmpuzzle(DATA / "screws.xmpuzzle")
     either, both = build_packing(loaded, 0), build_packing(loaded, 1)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from slidelab.burrtools.reader import read_xmpuzzle
 from slidelab.cli import main
 from slidelab.polycube.library import library_text
@@ -12,7 +14,7 @@ from .conftest import xml
 from .made import DATA
 
 
-def test_distinct_text_and_json_of_a_made_file(capsys):
+def test_distinct_text_and_json_of_a_made_file(capsys: pytest.CaptureFixture[str]) -> None:
     dominoes = str(DATA / "dominoes.xmpuzzle")
     assert main(["polycube", dominoes, "--problem", "square", "--distinct"]) == 0
     assert capsys.readouterr().out == (
@@ -30,7 +32,7 @@ def test_distinct_text_and_json_of_a_made_file(capsys):
     assert "not slidelab's" in recorded["note"] and "does not disassemble" in recorded["note"]
 
 
-def test_count_and_choosing_a_problem_of_a_made_file(capsys):
+def test_count_and_choosing_a_problem_of_a_made_file(capsys: pytest.CaptureFixture[str]) -> None:
     screws = str(DATA / "screws.xmpuzzle")
     assert main(["polycube", screws, "--count"]) == 2
     assert capsys.readouterr().err == (
@@ -48,7 +50,7 @@ def test_count_and_choosing_a_problem_of_a_made_file(capsys):
     )
 
 
-def test_listing_a_made_file(capsys):
+def test_listing_a_made_file(capsys: pytest.CaptureFixture[str]) -> None:
     screws = str(DATA / "screws.xmpuzzle")
     assert main(["polycube", screws, "--problem", "either screw"]) == 0
     blocks = capsys.readouterr().out.strip().split("\n\n")

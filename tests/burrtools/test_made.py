@@ -5,12 +5,16 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 from .made import DATA, MADE
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make_burrtools_test_data.py"
 
 
-def test_the_files_in_the_repository_are_what_the_script_writes(tmp_path, capsys):
+def test_the_files_in_the_repository_are_what_the_script_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     spec = importlib.util.spec_from_file_location("make_burrtools_test_data", SCRIPT)
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)

@@ -26,7 +26,7 @@ def one_problem(shapes: str, parts: str, extra: str = "", colours: str = RED_BLU
     return build_packing(puzzle(shapes, problem, colours), 0, "t.xmpuzzle")
 
 
-def test_items_and_bounds_of_made_files():
+def test_items_and_bounds_of_made_files() -> None:
     dominoes = read_xmpuzzle(DATA / "dominoes.xmpuzzle")
     ranges = build_packing(dominoes, 2)
     cover = ranges.exact_cover

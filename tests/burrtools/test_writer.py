@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,7 @@ from .test_reader import EXAMPLES
 
 
 @pytest.mark.parametrize("name", list(MADE))
-def test_made_files_round_trip(tmp_path, name):
+def test_made_files_round_trip(tmp_path: Path, name: str) -> None:
     check_round_trip(DATA / name, tmp_path / name)
     assert (tmp_path / name).read_bytes() == (DATA / name).read_bytes()
 
@@ -28,7 +29,8 @@ def test_examples_round_trip(examples, tmp_path, name):
     check_round_trip(examples / name, tmp_path / name)
 
 
-def check_round_trip(source, target):
+def check_round_trip(source: Path, target: Path) -> None:
+    """Read, write and read again: the same puzzle, and the bytes the writer makes."""
     original = read_xmpuzzle(source)
     write_xmpuzzle(target, original)
     again = read_xmpuzzle(target)
@@ -37,7 +39,7 @@ def check_round_trip(source, target):
     assert format_xmpuzzle(again) == target.read_bytes()  # no time stamp
 
 
-def test_the_text_of_made_files():
+def test_the_text_of_made_files() -> None:
     text = xmpuzzle_xml(read_xmpuzzle(DATA / "dominoes.xmpuzzle"))
     assert text.startswith('<?xml version="1.0"?>\n<puzzle version="2">\n  <gridType type="0"/>')
     assert (

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
+from slidelab.gui.main_window import MainWindow
 from slidelab.library import shipped_text
 from slidelab.polycube.spec import parse_spec
 from tests.burrtools.conftest import EXAMPLES
@@ -110,7 +112,9 @@ def test_names_and_copies_are_edited_in_the_piece_table(window, qtbot):
     assert not bench.is_modified()
 
 
-def test_a_made_burrtools_file_opens_solves_and_shows_assemblies(window, qtbot):
+def test_a_made_burrtools_file_opens_solves_and_shows_assemblies(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     assert window.open_path(str(DATA / "dominoes.xmpuzzle"))
     bench = window.polycube
     assert window.workbench is bench and bench.burr is not None
