@@ -14,6 +14,7 @@ from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import count_distinct
 
 from .conftest import puzzle
+from .made import COUNTS, DATA, Count
 
 RECORDED = [
     # file, problem, assemblies (recorded by BurrTools), fixed, rotations, reflections
@@ -25,12 +26,39 @@ RECORDED = [
 ]
 
 
+@pytest.mark.parametrize(("name", "index"), list(COUNTS), ids=[f"{n}-{k}" for n, k in COUNTS])
+def test_made_files_count_as_worked_out_by_hand(name: str, index: int) -> None:
+    loaded = read_xmpuzzle(DATA / name)
+    counted = count_assemblies(build_packing(loaded, index))
+    expected = COUNTS[name, index]
+    assert expected == Count(
+        counted.assemblies, counted.fixed, counted.rotations, counted.reflections,
+        counted.mirrorable,
+    )  # fmt: skip
+    assert loaded.problems[index].assemblies in (None, expected.assemblies)
+
+
 @pytest.mark.parametrize(("name", "index", "assemblies", "fixed", "turns", "mirrors"), RECORDED)
 def test_recorded_assemblies(examples, name, index, assemblies, fixed, turns, mirrors):
     loaded = read_xmpuzzle(examples / name)
     counted = count_assemblies(build_packing(loaded, index))
     assert counted.assemblies == loaded.problems[index].assemblies == assemblies
     assert (counted.fixed, counted.rotations, counted.reflections) == (fixed, turns, mirrors)
+
+
+def test_the_mirror_paradox_in_a_made_file() -> None:
+    """Either screw alone: two mirror-image assemblies, kept apart; both screws: merged."""
+    loaded = read_xmpuzzle(DATA / "screws.xmpuzzle")
+    either, both = build_packing(loaded, 0), build_packing(loaded, 1)
+    assert mirror_partners(either) == mirror_partners(both) == {0: 1, 1: 0}
+    counted = count_assemblies(either)
+    assert (counted.assemblies, counted.fixed, counted.reflections, counted.mirrorable) == (
+        2, 2, 1, 0
+    )  # fmt: skip
+    counted = count_assemblies(both)
+    assert (counted.assemblies, counted.fixed, counted.reflections, counted.mirrorable) == (
+        1, 1, 1, 1
+    )  # fmt: skip
 
 
 def test_the_mirror_paradox(examples):

@@ -4,11 +4,63 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from slidelab.burrtools.reader import read_xmpuzzle
 from slidelab.cli import main
 from slidelab.library import shipped_text
 
 from .conftest import xml
+from .made import DATA
+
+
+def test_distinct_text_and_json_of_a_made_file(capsys: pytest.CaptureFixture[str]) -> None:
+    dominoes = str(DATA / "dominoes.xmpuzzle")
+    assert main(["polycube", dominoes, "--problem", "square", "--distinct"]) == 0
+    assert capsys.readouterr().out == (
+        "2 assemblies in the fixed result, 1 as BurrTools counts them (up to the result's "
+        "8 rotations and 8 reflections)\n"
+        "BurrTools recorded assemblies 1, solutions 1 (assemblies it could also take apart; "
+        "slidelab does not check them)\n"
+    )
+    assert main(["polycube", dominoes, "--problem", "rectangle", "--distinct", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["solutions"], result["distinct"], result["symmetries"]) == (3, 2, 8)
+    assert result["problem"] == "rectangle" and result["mirror"] is False
+    recorded = result["recorded_by_burrtools"]
+    assert (recorded["state"], recorded["assemblies"], recorded["solutions"]) == ("solved", 2, 2)
+    assert "not slidelab's" in recorded["note"] and "does not disassemble" in recorded["note"]
+
+
+def test_count_and_choosing_a_problem_of_a_made_file(capsys: pytest.CaptureFixture[str]) -> None:
+    screws = str(DATA / "screws.xmpuzzle")
+    assert main(["polycube", screws, "--count"]) == 2
+    assert capsys.readouterr().err == (
+        f"slidelab: {screws}: problems: the file has problems 1: 'either screw', "
+        "2: 'both screws'; choose with --problem\n"
+    )
+    assert main(["polycube", screws, "--problem", "both screws", "--count"]) == 0
+    assert capsys.readouterr().out == "1\n"
+    assert main(["polycube", screws, "--problem", "1", "--count", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["solutions"] == 2 and "recorded_by_burrtools" not in result
+    assert main(["polycube", screws, "--problem", "3"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "problems: no problem '3'; the file has 1: 'either screw', 2: 'both screws'\n"
+    )
+
+
+def test_listing_a_made_file(capsys: pytest.CaptureFixture[str]) -> None:
+    screws = str(DATA / "screws.xmpuzzle")
+    assert main(["polycube", screws, "--problem", "either screw"]) == 0
+    blocks = capsys.readouterr().out.strip().split("\n\n")
+    assert sorted(blocks) == ["S1 0,0,0 0,1,0 1,0,0 1,0,1", "S2 0,0,0 0,1,0 0,1,1 1,0,0"]
+    assert main(["polycube", screws, "--problem", "both screws", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["found"]
+    assert found == [[
+        {"piece": "S1", "cells": [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 0, 1]]},
+        {"piece": "S2", "cells": [[2, 0, 0], [2, 0, 1], [3, 0, 0], [3, 1, 0]]},
+    ]]  # fmt: skip
 
 
 def test_distinct_text_and_json(examples, capsys):

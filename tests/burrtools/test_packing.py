@@ -10,6 +10,7 @@ from slidelab.burrtools.reader import read_xmpuzzle
 from slidelab.polycube.packing import solution_numbers
 
 from .conftest import puzzle
+from .made import DATA
 
 RED_BLUE = '<color red="255" green="0" blue="0"/><color red="0" green="0" blue="255"/>'
 DOMINO = '<voxel x="2" y="1" z="1" type="0">#1#2</voxel>'
@@ -23,6 +24,25 @@ def bitmap(*pairs: tuple[int, int]) -> str:
 def one_problem(shapes: str, parts: str, extra: str = "", colours: str = RED_BLUE):
     problem = f"<problem><shapes>{parts}</shapes>{extra}</problem>"
     return build_packing(puzzle(shapes, problem, colours), 0, "t.xmpuzzle")
+
+
+def test_items_and_bounds_of_made_files() -> None:
+    dominoes = read_xmpuzzle(DATA / "dominoes.xmpuzzle")
+    ranges = build_packing(dominoes, 2)
+    cover = ranges.exact_cover
+    assert cover.secondary == ((1, 1, 0),)  # the variable corner
+    assert cover.primary == ((0, 0, 0), (1, 0, 0), (0, 1, 0), "S1", "S2")
+    assert cover.bounds[-2:] == ((1, 2), (0, 2))
+    assert len(cover.options) == len(ranges.placements) == 4 + 4  # dominoes, cubes
+    square = build_packing(dominoes, 0).exact_cover
+    assert not square.secondary and square.primary[-1:] == ("S1",) and square.bounds[-1] == (2, 2)
+    assert len(square.options) == 4
+    coloured = read_xmpuzzle(DATA / "colours.xmpuzzle")
+    same, every, plain = (len(build_packing(coloured, k).placements) for k in range(3))
+    assert (same, every, plain) == (2, 8, 8)  # columns red end down; 4 places either way round
+    either = build_packing(read_xmpuzzle(DATA / "screws.xmpuzzle"), 0).exact_cover
+    assert either.secondary == ((1, 0, 1), (0, 1, 1)) and either.bounds[-2:] == ((0, 1), (0, 1))
+    assert len(either.options) == 2
 
 
 def test_items_and_bounds(examples):

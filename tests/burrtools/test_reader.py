@@ -1,18 +1,45 @@
-"""Reading .xmpuzzle files: BurrTools' examples, and malformed files refused with exact messages."""
+"""Reading .xmpuzzle files: the project's own and BurrTools' examples, and malformed files
+refused with exact messages."""
 
 from __future__ import annotations
 
 import contextlib
 import gzip
 import random
+from pathlib import Path
 
 import pytest
 
-from slidelab.burrtools.model import FIXED, SOLVED, Group, Part, Position, Voxel, XmpuzzleError
+from slidelab.burrtools.model import (
+    FIXED,
+    SOLVED,
+    UNSOLVED,
+    VARIABLE,
+    Group,
+    Part,
+    Position,
+    Voxel,
+    XmpuzzleError,
+)
 from slidelab.burrtools.reader import is_xmpuzzle, parse_xmpuzzle, read_xmpuzzle
 from slidelab.fileio import FileAccessError
 
 from .conftest import puzzle, xml
+from .made import DATA, SEPARATION
+
+Figures = tuple[str, int, int, int | None, int | None]
+"""A problem's name, parts, state, recorded assemblies and recorded solutions."""
+
+MADE = [
+    # file, shapes, problems (name, parts, state, recorded assemblies, recorded solutions)
+    ("dominoes.xmpuzzle", 5,
+     [("square", 1, SOLVED, 1, 1), ("rectangle", 1, SOLVED, 2, 2), ("ranges", 2, SOLVED, 4, 4)]),
+    ("colours.xmpuzzle", 3,
+     [("same colours", 1, SOLVED, 1, 1), ("any colours", 1, UNSOLVED, None, None),
+      ("plain result", 1, UNSOLVED, None, None)]),
+    ("screws.xmpuzzle", 4,
+     [("either screw", 2, UNSOLVED, None, None), ("both screws", 2, UNSOLVED, None, None)]),
+]  # fmt: skip
 
 EXAMPLES = [
     # file, shapes, problems (name, parts, state, recorded assemblies, recorded solutions)
@@ -27,16 +54,53 @@ EXAMPLES = [
 ]  # fmt: skip
 
 
+@pytest.mark.parametrize(("name", "shapes", "problems"), MADE)
+def test_every_made_file_loads(name: str, shapes: int, problems: list[Figures]) -> None:
+    check_loads(DATA / name, shapes, problems)
+
+
 @pytest.mark.parametrize(("name", "shapes", "problems"), EXAMPLES)
 def test_every_example_loads(examples, name, shapes, problems):
-    assert is_xmpuzzle(examples / name)
-    loaded = read_xmpuzzle(examples / name)
+    check_loads(examples / name, shapes, problems)
+
+
+def check_loads(path: Path, shapes: int, problems: list[Figures]) -> None:
+    """The file is recognised and has these shapes and problems; stored assemblies fit."""
+    assert is_xmpuzzle(path)
+    loaded = read_xmpuzzle(path)
     assert len(loaded.shapes) == shapes
     assert [
         (p.name, len(p.parts), p.state, p.assemblies, p.solutions) for p in loaded.problems
     ] == problems
     for problem in loaded.problems:
         assert all(len(s.assembly) == problem.piece_count for s in problem.stored)
+
+
+def test_made_file_details() -> None:
+    coloured = read_xmpuzzle(DATA / "colours.xmpuzzle")
+    assert coloured.colours == ((200, 30, 30), (30, 60, 200))
+    assert coloured.problems[0].allowed_colours == ((1, 1), (2, 2))
+    assert coloured.problems[1].allowed_colours == ((1, 1), (1, 2), (2, 1), (2, 2))
+    assert coloured.shapes[0].voxels == (Voxel((0, 0, 0), FIXED, 1), Voxel((1, 0, 0), FIXED, 2))
+    assert coloured.shapes[1].voxels[2] == Voxel((0, 1, 0), FIXED, 2)
+    assert coloured.comment == "Coloured dominoes made for slidelab's tests."
+    assert coloured.comment_popup
+    dominoes = read_xmpuzzle(DATA / "dominoes.xmpuzzle")
+    assert dominoes.shapes[4].name == "Open corner" and dominoes.shapes[4].size == (2, 2, 1)
+    assert dominoes.shapes[4].voxels[3] == Voxel((1, 1, 0), VARIABLE)
+    assert dominoes.shapes[0].weight == 2 and dominoes.shapes[1].weight == 1
+    square, _, ranges = dominoes.problems
+    assert square.parts == (Part(0, 2, 2, (Group(1, 2),)),) and square.result == 2
+    assert square.stored[0].assembly == (Position(0, 0, 0, 0), Position(0, 1, 0, 0))
+    assert square.stored[0].disassembly == SEPARATION  # kept as written, indentation dropped
+    assert ranges.parts == (Part(0, 1, 2), Part(1, 0, 2)) and ranges.piece_count == 4
+    assert ranges.stored[0].assembly[1] is None and ranges.stored[0].assembly[3] is None
+    assert (ranges.stored[0].assembly_number, ranges.stored[0].solution_number) == (2, 2)
+    assert ranges.stored[0].disassembly is None
+    screws = read_xmpuzzle(DATA / "screws.xmpuzzle")
+    assert screws.shapes[1].cells == ((0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 1, 1))
+    assert [v.state for v in screws.shapes[2].voxels] == [FIXED] * 3 + [VARIABLE] * 2
+    assert screws.problems[0].parts == (Part(0, 0, 1), Part(1, 0, 1))
 
 
 def test_example_details(examples):
@@ -161,8 +225,8 @@ def test_malformed(data, where, message):
     assert str(caught.value) == f"t.xmpuzzle: {where}: {message}"
 
 
-def test_truncated_and_corrupt_gzip(examples):
-    data = (examples / "CubeInCage.xmpuzzle").read_bytes()
+def test_truncated_and_corrupt_gzip() -> None:
+    data = (DATA / "dominoes.xmpuzzle").read_bytes()
     with pytest.raises(XmpuzzleError) as caught:
         parse_xmpuzzle(data[: len(data) // 2], "t.xmpuzzle")
     assert str(caught.value) == (
@@ -171,6 +235,16 @@ def test_truncated_and_corrupt_gzip(examples):
     corrupt = data[:20] + bytes(b ^ 0x55 for b in data[20:60]) + data[60:]
     with pytest.raises(XmpuzzleError, match=r"^t\.xmpuzzle: gzip stream: corrupt compressed data"):
         parse_xmpuzzle(corrupt, "t.xmpuzzle")
+
+
+def test_truncated_xml_in_a_made_file() -> None:
+    text = gzip.decompress((DATA / "screws.xmpuzzle").read_bytes())
+    cut = text.index(b"###__#__") + 8  # the line so far: 4 blanks, <voxel ...> (47), 8 voxels
+    with pytest.raises(XmpuzzleError) as caught:
+        parse_xmpuzzle(gzip.compress(text[:cut]), "t.xmpuzzle")
+    assert (
+        str(caught.value) == "t.xmpuzzle: line 6, column 60: not well-formed XML (no element found)"
+    )
 
 
 def test_truncated_xml_inside_a_good_gzip_stream(examples):
@@ -183,9 +257,20 @@ def test_truncated_xml_inside_a_good_gzip_stream(examples):
     )
 
 
+def test_damaged_made_files_raise_only_xmpuzzle_errors() -> None:
+    """Random edits of the made files' XML are read or refused with XmpuzzleError, nothing else."""
+    damage(sorted(DATA.glob("*.xmpuzzle")))
+
+
 def test_damaged_files_raise_only_xmpuzzle_errors(examples):
     """Random edits of the examples' XML are read or refused with XmpuzzleError, nothing else."""
-    texts = [gzip.decompress(path.read_bytes()) for path in sorted(examples.glob("*.xmpuzzle"))]
+    damage(sorted(examples.glob("*.xmpuzzle")))
+
+
+def damage(paths: list[Path]) -> None:
+    """Parse 300 random edits of the files' XML: read, or refused with XmpuzzleError."""
+    texts = [gzip.decompress(path.read_bytes()) for path in paths]
+    assert texts
     chooser = random.Random(10)
     for _ in range(300):
         text = bytearray(chooser.choice(texts))

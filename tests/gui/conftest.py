@@ -9,10 +9,13 @@ because the OpenGL views need a real (virtual) display.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
+
+from tests.gui.leaks import LeakWatch
 
 # pytest may import this file before pytest-xvfb has started Xvfb and set DISPLAY (for a
 # path given on the command line), so DISPLAY is checked later, in the fixture below.
@@ -43,6 +46,16 @@ def _no_unexpected_dialogs(monkeypatch):
 
     for name in ("question", "critical", "warning", "information"):
         monkeypatch.setattr(QMessageBox, name, unexpected)
+
+
+@pytest.fixture(autouse=True)
+def _nothing_left_running(monkeypatch: pytest.MonkeyPatch) -> Iterator[LeakWatch]:
+    """Fail a test that leaves a QThread, a QTimer or a SolverRunner run going once its widgets
+    are closed (pytest-qt closes them before fixtures are torn down); see tests/gui/leaks.py."""
+    watch = LeakWatch()
+    watch.install(monkeypatch)
+    yield watch
+    watch.check()
 
 
 @pytest.fixture

@@ -5,12 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
+from slidelab.gui.main_window import MainWindow
 from slidelab.library import shipped_text
 from slidelab.polycube.spec import parse_spec
 from tests.burrtools.conftest import EXAMPLES
+from tests.burrtools.made import DATA
 from tests.gui.mouse import LEFT
 
 
@@ -107,6 +110,43 @@ def test_names_and_copies_are_edited_in_the_piece_table(window, qtbot):
     bench.undo_stack.undo()
     assert bench.draft.pieces[0].multiplicity == 1 and bench.draft.pieces[1].name == "L"
     assert not bench.is_modified()
+
+
+def test_a_made_burrtools_file_opens_solves_and_shows_assemblies(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    assert window.open_path(str(DATA / "dominoes.xmpuzzle"))
+    bench = window.polycube
+    assert window.workbench is bench and bench.burr is not None
+    assert not bench.pages.isTabEnabled(0) and bench.pages.currentIndex() == 2
+    assert [bench.problem_choice.itemText(k) for k in range(bench.problem_choice.count())] == [
+        "square", "rectangle", "ranges"
+    ]  # fmt: skip
+    assert bench.recorded.text().startswith("BurrTools recorded: 1 assemblies; 1 solutions")
+    assert "slidelab does not test disassembly" in bench.recorded.text()
+    bench.distinct.setChecked(True)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.result_text.text() == (
+        "1 assemblies up to the result's symmetries, as BurrTools counts them; "
+        "2 in the fixed result."
+    )
+    bench.problem_choice.setCurrentIndex(2)
+    assert bench.recorded.text().startswith("BurrTools recorded: 4 assemblies; 4 solutions")
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.result_text.text() == (
+        "4 assemblies up to the result's symmetries, as BurrTools counts them; "
+        "8 in the fixed result."
+    )
+    bench.problem_choice.setCurrentIndex(0)
+    bench.distinct.setChecked(False)
+    bench.first.setValue(2)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.solution_count() == 2
+    shapes = {bench.shown_pieces.item(k).text() for k in range(bench.shown_pieces.count())}
+    assert shapes == {"Domino", "Domino#2"}
 
 
 def test_a_burrtools_file_opens_solves_and_shows_assemblies(window, qtbot):
