@@ -47,7 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except ParseError as error:
         print(error, file=sys.stderr)  # FILE:LINE:COL: message, as compilers print it
         return EXIT_BAD_INPUT

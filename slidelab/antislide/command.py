@@ -11,13 +11,14 @@ from slidelab.antislide.model import DEFAULT_BRICK, Box, sliding_faces
 from slidelab.antislide.search import AntislideResult, solve
 from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
+from slidelab.family import SubParsers
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import drive_in_terminal
 
 EXIT_OK, EXIT_SLIDES = 0, 1
 
 
-def register(subcommands: argparse._SubParsersAction) -> None:
+def register(subcommands: SubParsers) -> None:
     parser = subcommands.add_parser(
         "antislide",
         help="antisliding brick packings of a box, one per symmetry class",
@@ -49,10 +50,10 @@ def register(subcommands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     brick = tuple(args.brick)
     if args.check is not None:
-        return _check(args.check, brick)  # type: ignore[arg-type]
+        return _check(args.check, brick)
     if len(args.dims) != 3:
         raise SlidelabError("antislide needs the box's size L M N (or --check FILE)")
-    box = Box(tuple(args.dims))  # type: ignore[arg-type]
+    box = Box(tuple(args.dims))
     split = None
     if wants_split(args) or not args.list:
         split = drive_in_terminal(
@@ -60,13 +61,13 @@ def run(args: argparse.Namespace) -> int:
                 box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks,
                 keep=args.list, jobs=jobs_of(args), scheduler=args.scheduler,
                 journal=args.journal,
-            ),  # type: ignore[arg-type]
+            ),
         )  # fmt: skip
         result = split.result
     else:
         search = solve(
             box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks, keep=True
-        )  # type: ignore[arg-type]
+        )
         result = drive_in_terminal(search)
     if args.json:
         fields = _as_json(result)

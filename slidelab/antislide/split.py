@@ -112,7 +112,7 @@ def solve_split(
         for b, c in r.payload["by_blocks"].items():
             by_blocks[int(b)] = by_blocks.get(int(b), 0) + c
         for syms, bricks in r.payload.get("packings", []):
-            placed = tuple(Placement(tuple(b[:3]), tuple(b[3:])) for b in bricks)  # type: ignore[arg-type]
+            placed = tuple(Placement(tuple(b[:3]), tuple(b[3:])) for b in bricks)
             packings.append(Packing(placed, syms))
     symmetries = len(box.symmetries)
     result = AntislideResult(

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Generator
-from typing import Any, TypeVar
+from typing import Any
 
 from slidelab.dissection.model import Dissection, Solution, square_source
 from slidelab.dissection.search import DissectionResult, SolutionsFound, smallest, solve
@@ -15,6 +15,7 @@ from slidelab.dissection.shape import parse_region, parse_shape
 from slidelab.dissection.split import SplitDissection, solve_split
 from slidelab.dissection.text import Layout, batch_bytes, colour_rows
 from slidelab.errors import SlidelabError
+from slidelab.family import SubParsers
 from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import drive_in_terminal
@@ -25,10 +26,11 @@ EXIT_FOUND, EXIT_NONE = 0, 1
 PRINT_ROWS = 1 << 16
 """Solutions of a split search printed at a time."""
 
-R = TypeVar("R")
+Outcome = DissectionResult | SplitDissection
+"""What a dissection command's search returns: one run's result, or a split run's."""
 
 
-def register(subcommands: argparse._SubParsersAction) -> None:
+def register(subcommands: SubParsers) -> None:
     """Add the `dissect` subcommand to the `slidelab` command line."""
     parser = subcommands.add_parser(
         "dissect",
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         )
     dissection = _dissection(args)
     listing = not args.count
-    search: Generator[Progress | SolutionsFound, None, DissectionResult | SplitDissection]
+    search: Generator[Progress | SolutionsFound, None, Outcome]
     if args.min_pieces:
         search = smallest(dissection, listing=listing, most=args.pieces)
     elif wants_split(args) or not listing:
@@ -131,8 +133,10 @@ def _in_subproblems(
 
 
 def _drive(
-    search: Generator[Progress | SolutionsFound, None, R], dissection: Dissection, as_json: bool
-) -> tuple[R, list[dict[str, Any]]]:
+    search: Generator[Progress | SolutionsFound, None, Outcome],
+    dissection: Dissection,
+    as_json: bool,
+) -> tuple[Outcome, list[dict[str, Any]]]:
     """Run the search, printing solutions as they come (or collecting them for JSON)."""
     layout = Layout.of(dissection.source, dissection.target)
     found: list[dict[str, Any]] = []
@@ -144,7 +148,7 @@ def _drive(
             found.extend(_as_json(s, dissection) for s in batch.solutions())
         else:
             sys.stdout.flush()
-            sys.stdout.buffer.write(batch_bytes(number, batch, layout))
+            sys.stdout.buffer.write(batch_bytes(number, batch, layout).data)
         number += len(batch)
 
     result = drive_in_terminal(search, show)

@@ -129,7 +129,10 @@ def _rows(batch: SolutionsFound) -> list[list[int]]:
     """Each solution as one list of ints (JSON for journals): the (placement, orientation)
     of every colour, then the colours of the source cells, then those of the target cells."""
     flat_maps = batch.maps.reshape(len(batch), -1)
-    return np.hstack([flat_maps, batch.source_colours, batch.target_colours]).tolist()
+    rows: list[list[int]] = np.hstack(
+        [flat_maps, batch.source_colours, batch.target_colours]
+    ).tolist()
+    return rows
 
 
 def _batch(rows: list[list[int]], d: int, cells: int) -> SolutionsFound:

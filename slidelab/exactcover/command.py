@@ -13,6 +13,7 @@ from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
 from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
+from slidelab.family import SubParsers
 from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import drive_in_terminal
@@ -20,7 +21,7 @@ from slidelab.progress import drive_in_terminal
 EXIT_FOUND, EXIT_NONE = 0, 1
 
 
-def register(subcommands: argparse._SubParsersAction) -> None:
+def register(subcommands: SubParsers) -> None:
     parser = subcommands.add_parser(
         "dlx",
         help="exact cover (Knuth's DLX formats, with colours and multiplicities)",

@@ -159,7 +159,7 @@ def _check_frames(frames: list[np.ndarray]) -> tuple[int, int]:
 
 def _delays_cs(delays_ms: int | Sequence[int], count: int) -> list[int]:
     """Per-frame delays in hundredths of a second (rounded half up, at least `MIN_DELAY_CS`)."""
-    if isinstance(delays_ms, numbers.Real):
+    if isinstance(delays_ms, int | numbers.Real):
         delays = [float(delays_ms)] * count
     else:
         delays = [float(delay) for delay in delays_ms]

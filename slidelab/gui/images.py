@@ -25,7 +25,8 @@ def save_png(image: QImage, path: str | os.PathLike[str]) -> None:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, b"PNG"):
+    # PySide6's stubs ask for bytes here, but the binding takes only a str.
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise SlidelabError(f"{path}: cannot encode the image as PNG")
     buffer.close()
     write_bytes_atomically(path, bytes(data.data()))

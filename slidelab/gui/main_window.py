@@ -60,7 +60,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.undo_group = QUndoGroup(self)
         for workbench in self.workbenches:
-            self.tabs.addTab(workbench, workbench.title)  # type: ignore[arg-type]
+            self.tabs.addTab(workbench, workbench.title)  # type: ignore[call-overload]
             self.undo_group.addStack(workbench.undo_stack)
         self.setCentralWidget(self.tabs)
         self.statusBar().addPermanentWidget(self.status_panel, 1)
@@ -162,9 +162,9 @@ class MainWindow(QMainWindow):
 
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value or []]
+        if isinstance(value, str):  # QSettings gives a one-item list back as a string
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _remember(self, path: str) -> None:
         absolute = str(Path(path).resolve())

@@ -105,7 +105,7 @@ class RunningWorkbench(WorkbenchWidget, Generic[FoundT]):
     ) -> None:
         super().__init__(runner, status, parent)
         self.running = False
-        runner.found.connect(lambda batch: self.running and self.run_found(batch))
+        runner.found.connect(self._batch_found)
         runner.finished.connect(self._finished)
         runner.failed.connect(self._failed)
         runner.stopped.connect(self._stopped)
@@ -139,6 +139,10 @@ class RunningWorkbench(WorkbenchWidget, Generic[FoundT]):
 
     def _update_actions(self) -> None:
         raise NotImplementedError
+
+    def _batch_found(self, batch: FoundT) -> None:
+        if self.running:
+            self.run_found(batch)
 
     def _finished(self, result: object) -> None:
         if self.running:

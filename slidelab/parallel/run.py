@@ -60,13 +60,16 @@ SPLIT_RULES = " ".join(
         ("growth", GROWTH), ("target", TARGET_BRANCHES), ("depth", MAX_DEPTH),
     )
 )  # fmt: skip
+"""The splitting rules, for journal fingerprints: other rules give other subproblems."""
 
 R = TypeVar("R")
-"""The splitting rules, for journal fingerprints: other rules give other subproblems."""
 
 
 class Branch(Protocol):
-    key: tuple[int, ...]
+    """A subproblem: `key` is its path in the split tree (a journal's record names it)."""
+
+    @property
+    def key(self) -> tuple[int, ...]: ...
 
 
 class SplitJob(Protocol):

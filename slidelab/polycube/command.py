@@ -9,6 +9,7 @@ from typing import Any
 
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.split import search_split
+from slidelab.family import SubParsers
 from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.polycube.packing import Packing, build_packing, format_dlx, solution_numbers
@@ -19,7 +20,7 @@ from slidelab.progress import drive_in_terminal
 EXIT_FOUND, EXIT_NONE = 0, 1
 
 
-def register(subcommands: argparse._SubParsersAction) -> None:
+def register(subcommands: SubParsers) -> None:
     """Add the `polycube` subcommand to the `slidelab` command line."""
     parser = subcommands.add_parser(
         "polycube",

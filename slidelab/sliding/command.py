@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from slidelab.errors import SlidelabError
+from slidelab.family import SubParsers
 from slidelab.progress import drive_in_terminal
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.render import describe_move, render_board
@@ -24,7 +25,7 @@ from slidelab.sliding.textformat import format_configuration, read_puzzle_file
 EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_LIMITED = 0, 1, 3
 
 
-def register(subcommands: argparse._SubParsersAction) -> None:
+def register(subcommands: SubParsers) -> None:
     styles = "; ".join(f"{s.value}: {s.explanation}" for s in MoveStyle)
     parser = subcommands.add_parser(
         "slide",

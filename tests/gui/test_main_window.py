@@ -213,7 +213,7 @@ def test_geometry_and_recent_files_persist_in_the_settings(qtbot, tmp_path):
 
 
 def test_exports_show_the_solved_puzzle_after_an_edited_one_is_analysed(window, qtbot, tmp_path):
-    window.sliding.load_puzzle(parse_puzzle(SILLY))
+    window.by_family["sliding"].load_puzzle(parse_puzzle(SILLY))
     bench = solve_in(window, qtbot, 5)
     before, after = tmp_path / "before", tmp_path / "after"
     before.mkdir()

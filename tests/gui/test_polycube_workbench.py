@@ -116,7 +116,7 @@ def test_a_made_burrtools_file_opens_solves_and_shows_assemblies(
     window: MainWindow, qtbot: QtBot
 ) -> None:
     assert window.open_path(str(DATA / "dominoes.xmpuzzle"))
-    bench = window.polycube
+    bench = window.by_family["polycube"]
     assert window.workbench is bench and bench.burr is not None
     assert not bench.pages.isTabEnabled(0) and bench.pages.currentIndex() == 2
     assert [bench.problem_choice.itemText(k) for k in range(bench.problem_choice.count())] == [

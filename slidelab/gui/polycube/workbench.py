@@ -9,6 +9,7 @@ count its assemblies as BurrTools does, and browse them in 3D.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
@@ -62,6 +63,7 @@ from slidelab.polycube.packing import Packing, build_packing, format_dlx
 from slidelab.polycube.rotations import orientations
 from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
+from slidelab.runs import Solver
 
 EDIT_SPAN = 5
 """Cells along each axis of the piece editor's grid (more when a piece is bigger)."""
@@ -553,6 +555,7 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         if self._burr_packing is not None:
             burr = self._burr_packing
             problem = burr.exact_cover
+            distinct: Callable[[], Solver[AssemblyCount | DistinctCount]]
             distinct = partial(search_assemblies, burr)
         else:
             packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
