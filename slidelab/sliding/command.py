@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from slidelab.errors import SlidelabError
+from slidelab.parallel.options import default_jobs
 from slidelab.progress import ProgressLine
 from slidelab.runs import run_to_end
 from slidelab.sliding.model import Configuration, Puzzle
@@ -15,7 +16,6 @@ from slidelab.sliding.search import (
     Analysis,
     SolveResult,
     analyze,
-    default_jobs,
     every_style,
     solve,
 )
@@ -26,7 +26,7 @@ EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_LIMITED = 0, 1, 3
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:
-    styles = "; ".join(f"{s.value}: {s.explanation}" for s in MoveStyle)
+    styles = "; ".join(f"{s.number}: {s.explanation}" for s in MoveStyle.ALL)
     parser = subcommands.add_parser(
         "slide",
         help="shortest solution of a sliding-block puzzle",
@@ -39,7 +39,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "--style",
         type=int,
         default=0,
-        choices=range(6),
+        choices=[style.number for style in MoveStyle.ALL],
         metavar="S",
         help="move style 0-5 (default 0)",
     )
@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         run = every_style(search, puzzle, **settings)
         outcomes: list[SolveResult | Analysis] = list(run_to_end(run, progress))
     else:
-        outcomes = [run_to_end(search(puzzle, args.style, **settings), progress)]
+        style = MoveStyle.from_number(args.style)
+        outcomes = [run_to_end(search(puzzle, style, **settings), progress)]
     progress.clear()
     if args.json:
         objects = [_as_json(puzzle, outcome) for outcome in outcomes]
@@ -109,7 +110,7 @@ def _shorthand(puzzle: Puzzle, config: Configuration) -> str:
 def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
     if isinstance(outcome, SolveResult):
         return {
-            "style": outcome.style,
+            "style": outcome.style.number,
             "moves": outcome.moves,
             "states": outcome.states,
             "layers": list(outcome.layers),
@@ -117,7 +118,7 @@ def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
             "limit": outcome.limit_message,
         }
     return {
-        "style": outcome.style,
+        "style": outcome.style.number,
         "states": outcome.reachable,
         "reachable": outcome.reachable,
         "layers": list(outcome.layers),
@@ -130,7 +131,7 @@ def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
 
 
 def _summary_line(outcome: SolveResult | Analysis) -> str:
-    head = f"style {outcome.style}: "
+    head = f"style {outcome.style.number}: "
     if outcome.limit_message:
         return head + outcome.limit_message
     if isinstance(outcome, Analysis):
@@ -146,8 +147,8 @@ def _summary_line(outcome: SolveResult | Analysis) -> str:
 
 def _report(puzzle: Puzzle, outcome: SolveResult | Analysis) -> str:
     title = f"{puzzle.rows} x {puzzle.cols} {puzzle.title}".rstrip()
-    style = MoveStyle(outcome.style)
-    lines = [f"{title}: style {style.value} ({style.explanation})", _summary_line(outcome)]
+    style = outcome.style
+    lines = [f"{title}: style {style.number} ({style.explanation})", _summary_line(outcome)]
     lines.append("New configurations at each distance: " + " ".join(str(n) for n in outcome.layers))
     if isinstance(outcome, Analysis):
         for index, config in enumerate(outcome.farthest_examples, 1):

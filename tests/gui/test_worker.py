@@ -8,6 +8,7 @@ from PySide6.QtCore import QTimer
 
 from slidelab.gui.worker import SolverRunner
 from slidelab.sliding.search import analyze, solve
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
 from tests.sliding.figures import SILLY
 
@@ -20,7 +21,7 @@ def test_a_run_reports_progress_and_its_result(qtbot):
     events = []
     runner.progress.connect(events.append)
     with qtbot.waitSignal(runner.finished, timeout=60_000) as finished:
-        runner.start(lambda: solve(parse_puzzle(SILLY), 2))
+        runner.start(lambda: solve(parse_puzzle(SILLY), MoveStyle.PATH))
     assert finished.args[0].moves == 4
     assert not runner.busy
     runner.shutdown()
@@ -29,7 +30,7 @@ def test_a_run_reports_progress_and_its_result(qtbot):
 def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsive(qtbot):
     runner = SolverRunner()
     with qtbot.waitSignal(runner.finished, timeout=60_000):  # compile the kernels first
-        runner.start(lambda: solve(parse_puzzle(SILLY), 5))
+        runner.start(lambda: solve(parse_puzzle(SILLY), MoveStyle.SUPER_PATH))
     gaps: list[float] = []
     last = [time.perf_counter()]
 
@@ -43,7 +44,7 @@ def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsiv
     heart.timeout.connect(beat)
     heart.start()
     with qtbot.waitSignal(runner.progress, timeout=10_000):
-        runner.start(lambda: analyze(parse_puzzle(BIG), 5))
+        runner.start(lambda: analyze(parse_puzzle(BIG), MoveStyle.SUPER_PATH))
     qtbot.wait(1000)
     assert runner.busy
     asked = time.perf_counter()
@@ -60,6 +61,6 @@ def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsiv
 def test_bad_requests_fail_with_a_message(qtbot):
     runner = SolverRunner()
     with qtbot.waitSignal(runner.failed, timeout=60_000) as failed:
-        runner.start(lambda: solve(parse_puzzle(SILLY), 9))
+        runner.start(lambda: solve(parse_puzzle(SILLY), MoveStyle.from_number(9)))
     assert failed.args[0] == "the style must be between 0 and 5, not 9"
     runner.shutdown()
