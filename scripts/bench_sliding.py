@@ -31,6 +31,7 @@ from slidelab.runs import drive
 from slidelab.sliding import reference
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.search import Analysis, analyze, warm_up
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle, read_puzzle_file
 
 HERE = Path(__file__).parent
@@ -59,7 +60,7 @@ def timed(functions: list[Callable[[], ResultT]], runs: int) -> list[tuple[float
 
 
 def on_threads(
-    puzzle: Puzzle, style: int, jobs: list[int], runs: int
+    puzzle: Puzzle, style: MoveStyle, jobs: list[int], runs: int
 ) -> list[tuple[float, float, Analysis]]:
     """`analyze` on each number of threads; the results must not depend on it."""
     timings = timed([lambda j=j: drive(analyze(puzzle, style, jobs=j)) for j in jobs], runs)
@@ -79,7 +80,7 @@ def main() -> None:
     args = parser.parse_args()
     puzzle = read_puzzle_file(str(HERE / "data" / "bench_twelve.slide"))
     silly = load_shipped("sliding", "knuth-silly.slide", parse_puzzle)
-    styles = [int(s) for s in args.styles.split(",")]
+    styles = [MoveStyle.from_number(int(s)) for s in args.styles.split(",")]
     jobs = [int(j) for j in args.jobs.split(",")]
     assert jobs[0] == 1, "--jobs must start with 1, the one-thread baseline"
     warm_up()
@@ -100,9 +101,9 @@ def main() -> None:
     for style in styles:
         wall, cpu, result = twelve[style][0]
         rate = result.reachable / wall
-        versus = f"{rate / SEED_RATE_STYLE0:.1f}x" if style == 0 else ""
+        versus = f"{rate / SEED_RATE_STYLE0:.1f}x" if style == MoveStyle.STEP else ""
         print(
-            f"| {style} | {result.reachable:,} | {wall:.2f} | {rate:,.0f} | "
+            f"| {style.number} | {result.reachable:,} | {wall:.2f} | {rate:,.0f} | "
             f"{result.reachable / cpu:,.0f} | {result.memory_bytes / result.reachable:.1f} | "
             f"{versus} |"
         )
@@ -121,7 +122,7 @@ def main() -> None:
                 row = timings[style]
                 cells = [f"{wall:.3f} | {cpu:.3f}" for wall, cpu, _ in row]
                 ups = [f"{row[0][0] / wall:.2f}x" for wall, _, _ in row[1:]]
-                print(f"| {name} | {style} | {' | '.join(cells)} | {' | '.join(ups)} |")
+                print(f"| {name} | {style.number} | {' | '.join(cells)} | {' | '.join(ups)} |")
 
     print("\nKnuth's silly example, whole space: kernels (one thread) vs the pure-Python reference")
     print("| style | configurations | kernel s | reference s | speed-up |")
@@ -130,7 +131,10 @@ def main() -> None:
         fast, _, result = small[style][0]
         slow, _, layers = timed([lambda s=style: reference.reference_layers(silly, s)], 1)[0]
         assert tuple(layers) == result.layers, "kernel and reference disagree"
-        print(f"| {style} | {result.reachable:,} | {fast:.4f} | {slow:.2f} | {slow / fast:,.0f}x |")
+        print(
+            f"| {style.number} | {result.reachable:,} | {fast:.4f} | {slow:.2f} | "
+            f"{slow / fast:,.0f}x |"
+        )
 
 
 if __name__ == "__main__":

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from slidelab.errors import SlidelabError
-from slidelab.parallel.run import default_jobs
+
+
+def default_jobs() -> int:
+    """All the cores this process may use: the default number of processes or threads."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:

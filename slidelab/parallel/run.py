@@ -25,7 +25,6 @@ are terminated, Dask tasks cancelled).  Results come back sorted by key.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Generator
@@ -94,14 +93,6 @@ class SplitJob(Protocol):
 
 class ClusterError(SlidelabError):
     """The Dask scheduler could not be reached or used."""
-
-
-def default_jobs() -> int:
-    """All the cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def within_budget(

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable, Generator
 from typing import Any
 
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
+from slidelab.parallel.options import default_jobs
 from slidelab.progress import drive_in_terminal
+from slidelab.runs import Progress
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.render import describe_move, render_board
 from slidelab.sliding.search import (
     Analysis,
     SolveResult,
     analyze,
-    default_jobs,
     every_style,
     solve,
 )
@@ -26,7 +28,7 @@ EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_LIMITED = 0, 1, 3
 
 
 def register(subcommands: SubParsers) -> None:
-    styles = "; ".join(f"{s.value}: {s.explanation}" for s in MoveStyle)
+    styles = "; ".join(f"{s.number}: {s.explanation}" for s in MoveStyle.ALL)
     parser = subcommands.add_parser(
         "slide",
         help="shortest solution of a sliding-block puzzle",
@@ -39,7 +41,7 @@ def register(subcommands: SubParsers) -> None:
         "--style",
         type=int,
         default=0,
-        choices=range(6),
+        choices=[style.number for style in MoveStyle.ALL],
         metavar="S",
         help="move style 0-5 (default 0)",
     )
@@ -74,13 +76,17 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError("--max-states must be at least 1")
     if args.jobs < 1:
         raise SlidelabError("--jobs must be at least 1")
-    search = analyze if args.analyze else solve
-    settings = {"max_states": args.max_states, "jobs": args.jobs}
+    search: Callable[..., Generator[Progress, None, SolveResult | Analysis]] = (
+        analyze if args.analyze else solve
+    )
     if args.all_styles:
-        run = every_style(search, puzzle, **settings)
+        run = every_style(search, puzzle, max_states=args.max_states, jobs=args.jobs)
         outcomes: list[SolveResult | Analysis] = list(drive_in_terminal(run))
     else:
-        outcomes = [drive_in_terminal(search(puzzle, args.style, **settings))]
+        style = MoveStyle.from_number(args.style)
+        outcomes = [
+            drive_in_terminal(search(puzzle, style, max_states=args.max_states, jobs=args.jobs))
+        ]
     if args.json:
         objects = [_as_json(puzzle, outcome) for outcome in outcomes]
         print(json.dumps({"styles": objects} if args.all_styles else objects[0]))
@@ -107,7 +113,7 @@ def _shorthand(puzzle: Puzzle, config: Configuration) -> str:
 def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
     if isinstance(outcome, SolveResult):
         return {
-            "style": outcome.style,
+            "style": outcome.style.number,
             "moves": outcome.moves,
             "states": outcome.states,
             "layers": list(outcome.layers),
@@ -115,7 +121,7 @@ def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
             "limit": outcome.limit_message,
         }
     return {
-        "style": outcome.style,
+        "style": outcome.style.number,
         "states": outcome.reachable,
         "reachable": outcome.reachable,
         "layers": list(outcome.layers),
@@ -128,7 +134,7 @@ def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
 
 
 def _summary_line(outcome: SolveResult | Analysis) -> str:
-    head = f"style {outcome.style}: "
+    head = f"style {outcome.style.number}: "
     if outcome.limit_message:
         return head + outcome.limit_message
     if isinstance(outcome, Analysis):
@@ -144,8 +150,8 @@ def _summary_line(outcome: SolveResult | Analysis) -> str:
 
 def _report(puzzle: Puzzle, outcome: SolveResult | Analysis) -> str:
     title = f"{puzzle.rows} x {puzzle.cols} {puzzle.title}".rstrip()
-    style = MoveStyle(outcome.style)
-    lines = [f"{title}: style {style.value} ({style.explanation})", _summary_line(outcome)]
+    style = outcome.style
+    lines = [f"{title}: style {style.number} ({style.explanation})", _summary_line(outcome)]
     lines.append("New configurations at each distance: " + " ".join(str(n) for n in outcome.layers))
     if isinstance(outcome, Analysis):
         for index, config in enumerate(outcome.farthest_examples, 1):

@@ -397,7 +397,8 @@ def expand(
     lo,
     hi,
     budget,
-    style,
+    reach,
+    superpieces,
     max_fill,
     bits,
     per_word,
@@ -417,6 +418,8 @@ def expand(
 ):
     """Expand parents lo.. (at most `budget` of them, stopping at hi).
 
+    A move shifts one piece, or with `superpieces` any set of pieces that can shift
+    together, by the displacements `reach` (STEP, RAY or FLOOD) allows.
     Returns (next parent to expand, n, RANGE_DONE | BUDGET_USED | NEED_ROOM).
     Successors are inserted in the order they are generated.  When one does not
     fit, its parent is expanded again from the start on the next call; the
@@ -465,7 +468,6 @@ def expand(
     set_pieces = np.empty(4 * n_pieces, np.int64)
     marks = np.zeros(4 * n_pieces, np.int64)
     n_sets = 0
-    mode = style % 3
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
@@ -480,8 +482,10 @@ def expand(
             k = kind_of[p]
             for o in range(off_lo[k], off_hi[k]):
                 occ[base + offs[o]] = p + 1
-        if style < 3:
-            n_sets = _single_pieces(occ, pad_of, dirs, mode, marks, parent + 1, set_pieces, set_dir)
+        if not superpieces:
+            n_sets = _single_pieces(
+                occ, pad_of, dirs, reach, marks, parent + 1, set_pieces, set_dir
+            )
         else:
             n_sets = 0
             for axis in range(2):
@@ -527,7 +531,7 @@ def expand(
                     n_cells += 1
             stamp += 1
             found = _displacements(
-                mode, set_dir[s], occ, cells, n_cells, dirs, seen, stamp, queue, disps
+                reach, set_dir[s], occ, cells, n_cells, dirs, seen, stamp, queue, disps
             )
             for j in range(found):
                 # The successor's words are the parent's with the moved kinds rewritten.

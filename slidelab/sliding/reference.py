@@ -3,9 +3,9 @@
 It recomputes in plain Python what `slidelab.sliding.search` computes with
 packed states and numba kernels: the configurations one move away, the
 breadth-first layers of the reachable space and the length of a shortest
-solution.  It shares only the model with the fast search, and none of its
-cleverness: superpiece styles (3-5) try every nonempty subset of pieces
-instead of the ideals of a blocking digraph, and path styles (2, 5)
+solution.  It shares only the model and the move styles with the fast search,
+and none of its cleverness: superpiece styles (3-5) try every nonempty subset
+of pieces instead of the ideals of a blocking digraph, and path styles (2, 5)
 flood-fill the displacements of the moving set one unit step at a time.  Use
 it only on small puzzles.
 """
@@ -17,40 +17,36 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from slidelab.sliding.model import Cell, Configuration, Placement, Puzzle
+from slidelab.sliding.styles import MoveStyle, Reach
 
 UNIT_STEPS: tuple[Cell, ...] = ((0, 1), (0, -1), (1, 0), (-1, 0))
 """Right, left, down, up, as (drow, dcol)."""
-
-STEP, SLIDE, PATH = 0, 1, 2
-"""How a chosen set of pieces may move: style % 3."""
 
 _Fits = Callable[[Cell], bool]
 """Whether the moving set may stand shifted by a displacement."""
 
 
-def successors(puzzle: Puzzle, config: Configuration, style: int) -> set[Configuration]:
+def successors(puzzle: Puzzle, config: Configuration, style: MoveStyle) -> set[Configuration]:
     """Every configuration one move of `style` away from `config`, other than `config` itself.
 
-    A move picks one piece (styles 0-2) or any nonempty set of pieces (3-5) and
-    shifts all of its cells by one displacement that the set can reach by unit
-    steps with every other piece, obstacle and the board edge held fixed.
+    A move picks one piece, or for superpiece styles any nonempty set of pieces, and
+    shifts all of its cells by one displacement of the style's reach that the set can
+    make by unit steps with every other piece, obstacle and the board edge held fixed.
     """
-    if style not in range(6):
-        raise ValueError(f"the style must be between 0 and 5, not {style}")
     placements = config.placements
     covered = [puzzle.kind(p.kind).cells_at(p.anchor) for p in placements]
     open_cells = {(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)}
     open_cells -= puzzle.obstacles
     found: set[Configuration] = set()
-    for chosen in _moving_sets(len(placements), superpieces=style >= 3):
+    for chosen in _moving_sets(len(placements), superpieces=style.superpieces):
         fits = _fitter(open_cells, covered, chosen)
-        for shift in _displacements(fits, style % 3):
+        for shift in _displacements(fits, style.reach):
             found.add(_shifted(placements, chosen, shift))
     found.discard(config)
     return found
 
 
-def breadth_first_layers(puzzle: Puzzle, style: int) -> Iterator[list[Configuration]]:
+def breadth_first_layers(puzzle: Puzzle, style: MoveStyle) -> Iterator[list[Configuration]]:
     """The configurations at distance 0, 1, 2, ... from the start, one list per distance."""
     seen = {puzzle.start}
     layer = [puzzle.start]
@@ -65,12 +61,12 @@ def breadth_first_layers(puzzle: Puzzle, style: int) -> Iterator[list[Configurat
         layer = following
 
 
-def reference_layers(puzzle: Puzzle, style: int) -> tuple[int, ...]:
+def reference_layers(puzzle: Puzzle, style: MoveStyle) -> tuple[int, ...]:
     """How many configurations lie at each distance 0, 1, 2, ... from the start."""
     return tuple(len(layer) for layer in breadth_first_layers(puzzle, style))
 
 
-def reference_moves(puzzle: Puzzle, style: int) -> int | None:
+def reference_moves(puzzle: Puzzle, style: MoveStyle) -> int | None:
     """The length of a shortest solution, or None when no reachable configuration meets the goal."""
     for distance, layer in enumerate(breadth_first_layers(puzzle, style)):
         if any(puzzle.meets_goal(config) for config in layer):
@@ -99,11 +95,11 @@ def _fitter(open_cells: set[Cell], covered: list[list[Cell]], chosen: tuple[int,
     return fits
 
 
-def _displacements(fits: _Fits, mode: int) -> set[Cell]:
-    """The nonzero shifts a moving set can make in one move of `mode`, given where it `fits`."""
-    if mode == STEP:
+def _displacements(fits: _Fits, reach: Reach) -> set[Cell]:
+    """The nonzero shifts a moving set can make in one move of `reach`, given where it `fits`."""
+    if reach is Reach.STEP:
         return {step for step in UNIT_STEPS if fits(step)}
-    if mode == SLIDE:
+    if reach is Reach.LINE:
         return _straight_slides(fits)
     return _flood(fits)
 

@@ -13,7 +13,6 @@ the results are the same for every `jobs`.
 from __future__ import annotations
 
 import itertools
-import os
 import time
 from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
@@ -23,11 +22,12 @@ from typing import TypeVar
 import numpy as np
 
 from slidelab.errors import SlidelabError
+from slidelab.parallel.options import default_jobs
 from slidelab.runs import Progress
 from slidelab.sliding import kernels
 from slidelab.sliding.encoding import Tables, build_tables
 from slidelab.sliding.model import Configuration, Goal, PieceKind, Placement, Puzzle
-from slidelab.sliding.styles import MAX_SUPERPIECE_PIECES, MoveStyle
+from slidelab.sliding.styles import MAX_SUPERPIECE_PIECES, MoveStyle, Reach
 
 ResultT = TypeVar("ResultT")
 
@@ -49,12 +49,15 @@ SPLIT_PARENTS = 64
 SIFT_ROWS = 1 << 16
 """Initial rows of each thread's buffer of unknown successors (doubled when one overflows)."""
 
+_REACH_CODES = {Reach.STEP: kernels.STEP, Reach.LINE: kernels.RAY, Reach.PATH: kernels.FLOOD}
+"""How `kernels.expand` is told each reach."""
+
 
 @dataclass(frozen=True)
 class SolveResult:
     """The outcome of a shortest-solution search."""
 
-    style: int
+    style: MoveStyle
     moves: int | None
     """Length of a shortest solution; None if the goal is unreachable or the run was limited."""
     layers: tuple[int, ...]
@@ -73,7 +76,7 @@ class SolveResult:
 class Analysis:
     """The whole space reachable from the start."""
 
-    style: int
+    style: MoveStyle
     layers: tuple[int, ...]
     reachable: int
     farthest_distance: int
@@ -194,9 +197,10 @@ class _Outcome:
 class _Expander:
     """Expands a chunk of a layer on this thread, or split over up to `jobs` threads."""
 
-    def __init__(self, tables: Tables, style: int, jobs: int) -> None:
+    def __init__(self, tables: Tables, style: MoveStyle, jobs: int) -> None:
         self.layout = tables.layout
         self.style = style
+        self.reach_code = _REACH_CODES[style.reach]
         self.jobs = jobs
         self.words = tables.words
         self.pool = ThreadPoolExecutor(max(1, jobs - 1))  # starts threads on first use
@@ -235,7 +239,8 @@ class _Expander:
             lo,
             hi,
             budget,
-            self.style,
+            self.reach_code,
+            self.style.superpieces,
             min(space.max_fill, limit),
             *self.layout,
             False,
@@ -291,7 +296,8 @@ class _Expander:
             lo,
             hi,
             hi - lo,
-            self.style,
+            self.reach_code,
+            self.style.superpieces,
             0,
             *self.layout,
             True,
@@ -300,26 +306,13 @@ class _Expander:
         return parent, rows
 
 
-def default_jobs() -> int:
-    """The number of cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def check_style(puzzle: Puzzle, style: int) -> MoveStyle:
-    """The move style numbered `style`, if this puzzle can be searched with it."""
-    try:
-        move_style = MoveStyle(style)
-    except ValueError:
-        raise SlidelabError(f"the style must be between 0 and 5, not {style}") from None
+def check_style(puzzle: Puzzle, style: MoveStyle) -> None:
+    """Refuse a superpiece style on a puzzle with more pieces than one mask holds."""
     pieces = len(puzzle.start.placements)
-    if move_style.superpieces and pieces > MAX_SUPERPIECE_PIECES:
+    if style.superpieces and pieces > MAX_SUPERPIECE_PIECES:
         raise SlidelabError(
             f"styles 3-5 handle at most {MAX_SUPERPIECE_PIECES} pieces; this puzzle has {pieces}"
         )
-    return move_style
 
 
 def default_max_states(tables: Tables) -> int:
@@ -341,7 +334,7 @@ def available_memory() -> int:
 
 
 def _bfs(
-    puzzle: Puzzle, style: int, max_states: int | None, stop_at_goal: bool, jobs: int | None
+    puzzle: Puzzle, style: MoveStyle, max_states: int | None, stop_at_goal: bool, jobs: int | None
 ) -> Generator[Progress, None, _Outcome]:
     check_style(puzzle, style)
     jobs = default_jobs() if jobs is None else jobs
@@ -404,7 +397,7 @@ def _layers(
                 )
                 return
             yield Progress(
-                phase=f"breadth-first search, style {expander.style}",
+                phase=f"breadth-first search, style {expander.style.number}",
                 explored=space.n,
                 elapsed=time.perf_counter() - started,
                 depth=distance,
@@ -412,9 +405,9 @@ def _layers(
 
 
 def solve(
-    puzzle: Puzzle, style: int, *, max_states: int | None = None, jobs: int | None = None
+    puzzle: Puzzle, style: MoveStyle, *, max_states: int | None = None, jobs: int | None = None
 ) -> Generator[Progress, None, SolveResult]:
-    """Find a shortest solution of `puzzle` with moves of `style` (0-5), on `jobs` threads
+    """Find a shortest solution of `puzzle` with moves of `style`, on `jobs` threads
     (default: every core)."""
     outcome = yield from _bfs(puzzle, style, max_states, True, jobs)
     space = outcome.space
@@ -427,7 +420,7 @@ def solve(
 
 
 def analyze(
-    puzzle: Puzzle, style: int, *, max_states: int | None = None, jobs: int | None = None
+    puzzle: Puzzle, style: MoveStyle, *, max_states: int | None = None, jobs: int | None = None
 ) -> Generator[Progress, None, Analysis]:
     """Explore everything reachable from the start of `puzzle` with moves of `style`, on
     `jobs` threads (default: every core)."""
@@ -462,7 +455,7 @@ def every_style(
 ) -> Generator[Progress, None, tuple[ResultT, ...]]:
     """Run `search` (`solve` or `analyze`) in every move style, one after the other."""
     results = []
-    for style in MoveStyle:
+    for style in MoveStyle.ALL:
         results.append((yield from search(puzzle, style, max_states=max_states, jobs=jobs)))
     return tuple(results)
 
@@ -477,7 +470,7 @@ def warm_up() -> None:
         start=Configuration.of([Placement("1", 0, 0)]),
         goal=Goal((Placement("1", 1, 1),), frozenset()),
     )
-    for style in MoveStyle:
+    for style in MoveStyle.ALL:
         for search in (solve, analyze):
             for _ in search(puzzle, style):
                 pass

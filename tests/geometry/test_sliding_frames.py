@@ -22,6 +22,7 @@ from slidelab.library import load_shipped
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.model import KIND_NAMES, Configuration, Placement
 from slidelab.sliding.search import solve
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
 from tests.sliding.figures import SILLY_MOVES
 
@@ -82,10 +83,10 @@ def test_problem_cells_on_the_board_are_marked(silly):
     assert frame.problem_cells == {(3, 3), (3, 4), (4, 4)}
 
 
-@pytest.mark.parametrize("style", range(6))
+@pytest.mark.parametrize("style", MoveStyle.ALL)
 def test_each_move_of_a_solution_is_one_common_displacement(silly, style):
     path = solution(silly, style)
-    assert len(path) - 1 == SILLY_MOVES[style]
+    assert len(path) - 1 == SILLY_MOVES[style.number]
     for before, after in pairwise(path):
         pairs = moved_pieces(before, after)
         assert pairs
@@ -94,12 +95,12 @@ def test_each_move_of_a_solution_is_one_common_displacement(silly, style):
         assert all(a.kind == b.kind for a, b in pairs)
         sources, targets = {a for a, _ in pairs}, {b for _, b in pairs}
         assert (set(before.placements) - sources) | targets == set(after.placements)
-        if style < 3:
+        if not style.superpieces:
             assert len(pairs) == 1
 
 
 def test_the_superpiece_solution_pairs_identical_pieces_by_the_common_shift(silly):
-    path = solution(silly, 5)
+    path = solution(silly, MoveStyle.SUPER_PATH)
     assert len(path) == 3
     assert moved_pieces(path[0], path[1]) in (
         [
@@ -127,7 +128,7 @@ def test_a_row_of_identical_pieces_shifting_by_one_moves_both():
 
 
 def test_glides_start_and_end_at_the_still_frames(silly):
-    for style in (0, 2, 5):
+    for style in (MoveStyle.STEP, MoveStyle.PATH, MoveStyle.SUPER_PATH):
         path = solution(silly, style)
         for before, after in pairwise(path):
             start = frame_between(silly, before, after, 0.0)
@@ -145,7 +146,7 @@ def test_glides_start_and_end_at_the_still_frames(silly):
 
 
 def test_halfway_through_a_move_pieces_are_between_cells(silly):
-    path = solution(silly, 5)
+    path = solution(silly, MoveStyle.SUPER_PATH)
     frame = frame_between(silly, path[1], path[2], 0.5)
     lit = {p.kind: p.offset for p in frame.pieces if p.highlighted}
     assert lit == {"1": (1.0, 1.0), "2": (1.0, 1.0)}

@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from slidelab.gui.worker import SolverRunner
 from slidelab.sliding.search import analyze
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
 from tests.gui.leaks import ROOT, LeakWatch
 from tests.gui.test_worker import BIG
@@ -101,7 +102,7 @@ def test_a_busy_runner_fails_with_its_thread_and_is_shut_down(
     runner = SolverRunner()
     made = line_before()
     with qtbot.waitSignal(runner.progress, timeout=60_000):
-        runner.start(lambda: analyze(parse_puzzle(BIG), 5))
+        runner.start(lambda: analyze(parse_puzzle(BIG), MoveStyle.SUPER_PATH))
     started = line_before()
     lines = failure(watch).splitlines()
     name = "test_a_busy_runner_fails_with_its_thread_and_is_shut_down"

@@ -13,6 +13,7 @@ from slidelab.exactcover.search import solve as solve_exact_cover
 from slidelab.gui.worker import SolverRunner
 from slidelab.runs import Progress
 from slidelab.sliding.search import analyze, solve
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
 from tests.exactcover.problems import QUEENS, queens
 from tests.sliding.figures import SILLY
@@ -33,7 +34,7 @@ def test_a_run_reports_progress_and_its_result(qtbot, runner):
     events = []
     runner.progress.connect(events.append)
     with qtbot.waitSignal(runner.finished, timeout=60_000) as finished:
-        runner.start(lambda: solve(parse_puzzle(SILLY), 2))
+        runner.start(lambda: solve(parse_puzzle(SILLY), MoveStyle.PATH))
     assert finished.args[0].moves == 4
     assert not runner.busy
 
@@ -53,7 +54,7 @@ def test_results_found_on_the_way_arrive_as_typed_batches_apart_from_progress(qt
 
 def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsive(qtbot, runner):
     with qtbot.waitSignal(runner.finished, timeout=60_000):  # compile the kernels first
-        runner.start(lambda: solve(parse_puzzle(SILLY), 5))
+        runner.start(lambda: solve(parse_puzzle(SILLY), MoveStyle.SUPER_PATH))
     gaps: list[float] = []
     last = [time.perf_counter()]
 
@@ -67,7 +68,7 @@ def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsiv
     heart.timeout.connect(beat)
     heart.start()
     with qtbot.waitSignal(runner.progress, timeout=10_000):
-        runner.start(lambda: analyze(parse_puzzle(BIG), 5))
+        runner.start(lambda: analyze(parse_puzzle(BIG), MoveStyle.SUPER_PATH))
     qtbot.wait(1000)
     assert runner.busy
     asked = time.perf_counter()
@@ -82,5 +83,5 @@ def test_cancel_stops_a_long_run_within_half_a_second_and_the_ui_stays_responsiv
 
 def test_bad_requests_fail_with_a_message(qtbot, runner):
     with qtbot.waitSignal(runner.failed, timeout=60_000) as failed:
-        runner.start(lambda: solve(parse_puzzle(SILLY), 9))
+        runner.start(lambda: solve(parse_puzzle(SILLY), MoveStyle.from_number(9)))
     assert failed.args[0] == "the style must be between 0 and 5, not 9"

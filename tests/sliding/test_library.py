@@ -23,6 +23,7 @@ from slidelab.library import shipped_names, shipped_text
 from slidelab.runs import drive
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.search import analyze, solve
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
 
 MAX_STATES = 5_000_000
@@ -112,7 +113,7 @@ def test_comments_follow_the_stop_line(name: str) -> None:
 def test_the_stated_optimal_move_count_is_what_solve_finds(
     name: str, style: int, moves: int
 ) -> None:
-    result = drive(solve(_puzzle(name), style, max_states=MAX_STATES))
+    result = drive(solve(_puzzle(name), MoveStyle.from_number(style), max_states=MAX_STATES))
     assert result.limit_message is None, result.limit_message
     assert result.moves == moves
     assert len(result.path) == moves + 1
@@ -122,7 +123,7 @@ def test_the_stated_optimal_move_count_is_what_solve_finds(
 def test_the_stated_layers_are_what_analyze_finds(
     name: str, style: int, counts: tuple[int, ...]
 ) -> None:
-    analysis = drive(analyze(_puzzle(name), style, max_states=MAX_STATES))
+    analysis = drive(analyze(_puzzle(name), MoveStyle.from_number(style), max_states=MAX_STATES))
     assert analysis.limit_message is None, analysis.limit_message
     assert analysis.layers == counts
     assert analysis.reachable == sum(counts)

@@ -30,6 +30,7 @@ from slidelab.sliding.search import (
     analyze,
     solve,
 )
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
 from tests.sliding.test_reference_agreement import RANDOM_PUZZLES, puzzles
 from tests.sliding.test_search import single_blank
@@ -79,7 +80,7 @@ def counting_splits(splitting: Splitting) -> Iterator[list[int]]:
 
 
 def assert_same_on_threads(
-    puzzle: Puzzle, style: int, jobs: int, splitting: Splitting = EVERYWHERE, **options: int
+    puzzle: Puzzle, style: MoveStyle, jobs: int, splitting: Splitting = EVERYWHERE, **options: int
 ) -> int:
     """analyze and solve agree with jobs=1 in every field; returns the chunks split."""
     alone = [
@@ -99,13 +100,13 @@ def assert_same_on_threads(
 
 
 @pytest.mark.parametrize("name", LIBRARY)
-@pytest.mark.parametrize("style", [0, 2, 5])
-def test_library_puzzles_give_the_same_results_on_two_threads(name: str, style: int) -> None:
+@pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.PATH, MoveStyle.SUPER_PATH])
+def test_library_puzzles_give_the_same_results_on_two_threads(name: str, style: MoveStyle) -> None:
     assert assert_same_on_threads(load_shipped("sliding", name, parse_puzzle), style, 2) > 0
 
 
-@pytest.mark.parametrize("style", [1, 3, 4])
-def test_three_threads_and_keys_of_several_words_under_a_state_limit(style: int) -> None:
+@pytest.mark.parametrize("style", [MoveStyle.SLIDE, MoveStyle.SUPER_STEP, MoveStyle.SUPER_SLIDE])
+def test_three_threads_and_keys_of_several_words_under_a_state_limit(style: MoveStyle) -> None:
     puzzle = parse_puzzle(MANY_WORDS)
     assert build_tables(puzzle).words == 2
     big_buffers = Splitting(rows=4096, seconds=1e-12, parents=1)
@@ -115,7 +116,7 @@ def test_three_threads_and_keys_of_several_words_under_a_state_limit(style: int)
 @RANDOM_PUZZLES
 @given(puzzle=puzzles())
 def test_random_puzzles_give_the_same_results_on_two_threads(puzzle: Puzzle) -> None:
-    for style in range(6):
+    for style in MoveStyle.ALL:
         assert_same_on_threads(puzzle, style, 2)
 
 
@@ -124,17 +125,17 @@ def test_default_threshold_splits_big_layers_only() -> None:
     big layers are split."""
     with counting_splits(DEFAULTS) as splits:
         hughes = load_shipped("sliding", "hughes.slide", parse_puzzle)
-        for style in range(6):
+        for style in MoveStyle.ALL:
             drive(analyze(hughes, style, jobs=2))
     assert splits[0] == 0
     eight = parse_puzzle(single_blank(3, 3))
-    assert assert_same_on_threads(eight, 0, 2, DEFAULTS) > 0
+    assert assert_same_on_threads(eight, MoveStyle.STEP, 2, DEFAULTS) > 0
 
 
 def test_threaded_search_yields_progress_and_stops_its_threads_when_closed() -> None:
     before = threading.active_count()
     with counting_splits(EVERYWHERE) as splits:
-        run = analyze(parse_puzzle(single_blank(3, 3)), 0, jobs=2)
+        run = analyze(parse_puzzle(single_blank(3, 3)), MoveStyle.STEP, jobs=2)
         for event in run:
             assert isinstance(event, Progress)
             if splits[0] > 3:
@@ -146,4 +147,8 @@ def test_threaded_search_yields_progress_and_stops_its_threads_when_closed() -> 
 
 def test_jobs_must_be_positive() -> None:
     with pytest.raises(SlidelabError, match="the number of jobs must be at least 1, not 0"):
-        drive(solve(load_shipped("sliding", "knuth-silly.slide", parse_puzzle), 0, jobs=0))
+        drive(
+            solve(
+                load_shipped("sliding", "knuth-silly.slide", parse_puzzle), MoveStyle.STEP, jobs=0
+            )
+        )

@@ -38,10 +38,11 @@ from slidelab.sliding.reference import (
     successors,
 )
 from slidelab.sliding.search import FARTHEST_EXAMPLES, analyze, solve
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
 from tests.sliding.figures import SILLY, SILLY_LAYERS, SILLY_MOVES
 
-STYLES = range(6)
+STYLES = MoveStyle.ALL
 
 BOARDS = [(rows, cols) for rows in range(1, 5) for cols in range(1, 5)]
 PIECE_COUNTS = (1, 2, 3, 4, 5)
@@ -157,7 +158,7 @@ def goals(draw: st.DrawFn, puzzle: Puzzle) -> Goal:
     if how == "walk":
         config = puzzle.start
         for _ in range(draw(st.integers(0, 4))):
-            options = sorted(successors(puzzle, config, 0), key=lambda c: c.placements)
+            options = sorted(successors(puzzle, config, MoveStyle.STEP), key=lambda c: c.placements)
             if options:
                 config = draw(st.sampled_from(options))
         return _full_goal(puzzle, config.placements)
@@ -192,7 +193,7 @@ def _show(puzzle: Puzzle) -> None:
 
 
 def _assert_valid_solution(
-    puzzle: Puzzle, style: int, path: tuple[Configuration, ...], moves: int
+    puzzle: Puzzle, style: MoveStyle, path: tuple[Configuration, ...], moves: int
 ) -> None:
     """`path` starts at the start, ends at the goal, and each step is one legal move of `style`."""
     assert len(path) == moves + 1
@@ -205,7 +206,7 @@ def _assert_valid_solution(
 @pytest.mark.parametrize("style", STYLES)
 @RANDOM_PUZZLES
 @given(puzzle=puzzles())
-def test_search_agrees_with_reference(style: int, puzzle: Puzzle) -> None:
+def test_search_agrees_with_reference(style: MoveStyle, puzzle: Puzzle) -> None:
     _show(puzzle)
     layers = reference_layers(puzzle, style)
     moves = reference_moves(puzzle, style)
@@ -225,10 +226,12 @@ def test_search_agrees_with_reference(style: int, puzzle: Puzzle) -> None:
         assert result.states == sum(result.layers)
 
 
-@pytest.mark.parametrize("style", (0, 3))
+@pytest.mark.parametrize("style", (MoveStyle.STEP, MoveStyle.SUPER_STEP))
 @RANDOM_PUZZLES
 @given(puzzle=puzzles())
-def test_goal_count_and_farthest_examples_agree_with_reference(style: int, puzzle: Puzzle) -> None:
+def test_goal_count_and_farthest_examples_agree_with_reference(
+    style: MoveStyle, puzzle: Puzzle
+) -> None:
     _show(puzzle)
     by_distance = list(breadth_first_layers(puzzle, style))
     analysis = drive(analyze(puzzle, style))
@@ -325,22 +328,26 @@ def _shift(
 
 def test_superpiece_paths_look_past_configurations_another_superpiece_met_first() -> None:
     puzzle = parse_puzzle(TWO_IDENTICAL_PIECES)
-    layers = reference_layers(puzzle, 5)
+    layers = reference_layers(puzzle, MoveStyle.SUPER_PATH)
     for reverse in (False, True):
         assert _layers_with_knuths_shortcut(puzzle, reverse=reverse) != layers
-    assert drive(analyze(puzzle, 5)).layers == layers
+    assert drive(analyze(puzzle, MoveStyle.SUPER_PATH)).layers == layers
     for style in STYLES:
         assert drive(analyze(puzzle, style)).layers == reference_layers(puzzle, style)
-    s2 = drive(solve(puzzle, 2)).moves
-    s5 = drive(solve(puzzle, 5)).moves
-    assert (s5, s2) == (reference_moves(puzzle, 5), reference_moves(puzzle, 2)) == (1, 2)
+    s2 = drive(solve(puzzle, MoveStyle.PATH)).moves
+    s5 = drive(solve(puzzle, MoveStyle.SUPER_PATH)).moves
+    assert (
+        (s5, s2)
+        == (reference_moves(puzzle, MoveStyle.SUPER_PATH), reference_moves(puzzle, MoveStyle.PATH))
+        == (1, 2)
+    )
 
 
 # Knuth's golden figures -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("style", STYLES)
-def test_reference_reproduces_the_silly_example_figures(style: int) -> None:
+def test_reference_reproduces_the_silly_example_figures(style: MoveStyle) -> None:
     puzzle = parse_puzzle(SILLY)
-    assert reference_layers(puzzle, style) == SILLY_LAYERS[style]
-    assert reference_moves(puzzle, style) == SILLY_MOVES[style]
+    assert reference_layers(puzzle, style) == SILLY_LAYERS[style.number]
+    assert reference_moves(puzzle, style) == SILLY_MOVES[style.number]

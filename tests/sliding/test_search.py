@@ -8,6 +8,7 @@ from slidelab.errors import SlidelabError
 from slidelab.runs import Progress, drive
 from slidelab.sliding.model import Configuration
 from slidelab.sliding.search import analyze, solve
+from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
 from tests.sliding.figures import SILLY, SILLY_LAYERS, SILLY_MOVES
 
@@ -20,15 +21,15 @@ def single_blank(rows: int, cols: int) -> str:
     return f"{rows} x {cols}\n{kinds}{order}\n{order}\n"
 
 
-@pytest.mark.parametrize("style", range(6))
+@pytest.mark.parametrize("style", MoveStyle.ALL)
 def test_silly_example_matches_knuth(style):
     puzzle = parse_puzzle(SILLY)
-    assert drive(solve(puzzle, style)).moves == SILLY_MOVES[style]
-    assert drive(analyze(puzzle, style)).layers == SILLY_LAYERS[style]
+    assert drive(solve(puzzle, style)).moves == SILLY_MOVES[style.number]
+    assert drive(analyze(puzzle, style)).layers == SILLY_LAYERS[style.number]
 
 
 def test_eight_puzzle_space_matches_oeis_a089473():
-    result = drive(analyze(parse_puzzle(single_blank(3, 3)), 0))
+    result = drive(analyze(parse_puzzle(single_blank(3, 3)), MoveStyle.STEP))
     assert result.layers == (
         1,
         2,
@@ -68,7 +69,7 @@ def test_eight_puzzle_space_matches_oeis_a089473():
     assert len(result.farthest_examples) == 2
 
 
-@pytest.mark.parametrize("style", [0, 1, 2])
+@pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.SLIDE, MoveStyle.PATH])
 def test_two_by_three_matches_oeis_a090034_in_every_single_piece_style(style):
     result = drive(analyze(parse_puzzle(single_blank(2, 3)), style))
     assert result.layers == (
@@ -98,13 +99,13 @@ def test_two_by_three_matches_oeis_a090034_in_every_single_piece_style(style):
 
 
 def test_two_by_four_farthest_distance_is_36_as_in_oeis_a090035():
-    result = drive(analyze(parse_puzzle(single_blank(2, 4)), 0))
+    result = drive(analyze(parse_puzzle(single_blank(2, 4)), MoveStyle.STEP))
     assert (result.reachable, result.farthest_distance) == (20160, 36)
 
 
 def test_solution_path_starts_at_start_ends_at_goal_and_has_moves_plus_one_entries():
     puzzle = parse_puzzle(SILLY)
-    result = drive(solve(puzzle, 0))
+    result = drive(solve(puzzle, MoveStyle.STEP))
     assert len(result.path) == result.moves + 1
     assert result.path[0] == puzzle.start
     assert puzzle.meets_goal(result.path[-1])
@@ -112,13 +113,13 @@ def test_solution_path_starts_at_start_ends_at_goal_and_has_moves_plus_one_entri
 
 
 def test_a_solved_start_takes_zero_moves():
-    result = drive(solve(parse_puzzle("1 x 2\n1 = 1\n1\n1\n"), 2))
+    result = drive(solve(parse_puzzle("1 x 2\n1 = 1\n1\n1\n"), MoveStyle.PATH))
     assert (result.moves, result.layers, result.path) == (0, (1,), (result.path[0],))
 
 
 def test_unreachable_goal_reports_no_moves_and_the_whole_space():
     # Two distinct pieces in a 1 x 3 corridor can never pass each other.
-    result = drive(solve(parse_puzzle("1 x 3\n1 = 1\n2 = 1\n12\n021\n"), 2))
+    result = drive(solve(parse_puzzle("1 x 3\n1 = 1\n2 = 1\n12\n021\n"), MoveStyle.PATH))
     assert result.moves is None
     assert result.path == ()
     assert result.layers == (1, 1, 1)
@@ -127,11 +128,11 @@ def test_unreachable_goal_reports_no_moves_and_the_whole_space():
 def test_partial_goal_needs_only_the_named_piece():
     # Piece 1 must reach the top right corner, where piece 2 stands; 2 may end anywhere.
     puzzle = parse_puzzle("2 x 2\n1 = 1\n2 = 1\n12\n*1\n")
-    result = drive(solve(puzzle, 0))
+    result = drive(solve(puzzle, MoveStyle.STEP))
     assert result.moves == 2
     assert result.path[-1] != Configuration(puzzle.goal.placements)
     assert puzzle.meets_goal(result.path[-1])
-    analysis = drive(analyze(puzzle, 0))
+    analysis = drive(analyze(puzzle, MoveStyle.STEP))
     assert (analysis.reachable, analysis.goal_count) == (12, 3)
 
 
@@ -139,7 +140,7 @@ def test_max_states_stops_cleanly_with_a_message():
     result = drive(
         solve(
             parse_puzzle(single_blank(3, 3).replace("12345678\n12345678", "12345678\n87654321")),
-            0,
+            MoveStyle.STEP,
             max_states=1000,
         )
     )
@@ -150,7 +151,7 @@ def test_max_states_stops_cleanly_with_a_message():
 
 
 def test_search_yields_progress_and_can_be_abandoned_mid_way():
-    search = analyze(parse_puzzle(single_blank(3, 3)), 0)
+    search = analyze(parse_puzzle(single_blank(3, 3)), MoveStyle.STEP)
     event = next(search)
     assert isinstance(event, Progress)
     assert event.explored > 0
@@ -162,10 +163,10 @@ def test_superpiece_styles_refuse_more_than_63_pieces():
     with pytest.raises(
         SlidelabError, match="styles 3-5 handle at most 63 pieces; this puzzle has 64"
     ):
-        drive(solve(parse_puzzle(text), 3))
-    assert drive(solve(parse_puzzle(text), 0)).moves == 0
+        drive(solve(parse_puzzle(text), MoveStyle.SUPER_STEP))
+    assert drive(solve(parse_puzzle(text), MoveStyle.STEP)).moves == 0
 
 
 def test_big_board_with_many_identical_pieces():
     puzzle = parse_puzzle("32 x 32\n1 = 11/11\n2 = 1\n" + "2" * 40 + "1\n" + "2" * 40 + "0001\n")
-    assert drive(solve(puzzle, 1)).moves == 1
+    assert drive(solve(puzzle, MoveStyle.SLIDE)).moves == 1

@@ -40,7 +40,7 @@ class AnalysisView(QWidget):
 
     def show_analysis(self, puzzle: Puzzle, analysis: Analysis) -> None:
         self.summary.setText(
-            f"Style {analysis.style}: {analysis.reachable:,} reachable configurations; the "
+            f"{analysis.style.label}: {analysis.reachable:,} reachable configurations; the "
             f"farthest lie {analysis.farthest_distance} moves away "
             f"({analysis.farthest_count:,} of them); {analysis.goal_count:,} meet the goal."
             + (f"\n{analysis.limit_message}" if analysis.limit_message else "")

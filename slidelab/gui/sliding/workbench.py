@@ -199,10 +199,10 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     def _solve_panel(self) -> QWidget:
         panel = QGroupBox("Solve")
         self.style_choice = QComboBox()
-        for style in MoveStyle:
-            self.style_choice.addItem(f"Style {style.value}", int(style))
+        for style in MoveStyle.ALL:
+            self.style_choice.addItem(style.label, style)
             self.style_choice.setItemData(
-                style.value, style.explanation.capitalize(), Qt.ItemDataRole.ToolTipRole
+                style.number, style.explanation.capitalize(), Qt.ItemDataRole.ToolTipRole
             )
         self.style_choice.currentIndexChanged.connect(self._style_changed)
         self.style_text = QLabel()
@@ -216,13 +216,13 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.compare_button = QPushButton("Compare styles")
         self.compare_button.setToolTip("Shortest solutions in all six styles")
         self.compare_button.clicked.connect(self.compare_styles)
-        self.compare_table = QTableWidget(len(MoveStyle), 3)
+        self.compare_table = QTableWidget(len(MoveStyle.ALL), 3)
         self.compare_table.setHorizontalHeaderLabels(["style", "moves", "explored"])
         self.compare_table.verticalHeader().setVisible(False)
-        for style in MoveStyle:
-            item = QTableWidgetItem(str(style.value))
+        for style in MoveStyle.ALL:
+            item = QTableWidgetItem(str(style.number))
             item.setToolTip(style.explanation)
-            self.compare_table.setItem(style.value, 0, item)
+            self.compare_table.setItem(style.number, 0, item)
         self.compare_table.resizeColumnsToContents()
         layout = QGridLayout(panel)
         layout.addWidget(self.style_choice, 0, 0, 1, 2)
@@ -323,7 +323,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     # Runs --------------------------------------------------------------------------------
 
     def _style_changed(self) -> None:
-        style = MoveStyle(self.style_choice.currentData())
+        style: MoveStyle = self.style_choice.currentData()
         self.style_text.setText(style.explanation.capitalize() + ".")
 
     def _update_actions(self) -> None:
@@ -351,12 +351,16 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.start_run(phase, lambda: search(puzzle))
 
     def solve(self) -> None:
-        style = self.style_choice.currentData()
-        self._start(f"solving in style {style}", lambda p: solve(p, style), self._show_solution)
+        style: MoveStyle = self.style_choice.currentData()
+        self._start(
+            f"solving in style {style.number}", lambda p: solve(p, style), self._show_solution
+        )
 
     def analyze(self) -> None:
-        style = self.style_choice.currentData()
-        self._start(f"analysing in style {style}", lambda p: analyze(p, style), self._show_analysis)
+        style: MoveStyle = self.style_choice.currentData()
+        self._start(
+            f"analysing in style {style.number}", lambda p: analyze(p, style), self._show_analysis
+        )
 
     def compare_styles(self) -> None:
         """Solve in every style, one after the other, in one run."""
@@ -377,7 +381,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         if result.moves is None:
             why = result.limit_message or "the goal cannot be reached"
             self.solution_summary.setText(
-                f"No solution in style {result.style}: {why} "
+                f"No solution in style {result.style.number}: {why} "
                 f"({result.states:,} configurations explored)."
             )
             self.player.set_solution(None, ())
@@ -385,7 +389,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
             message = "no solution"
         else:
             self.solution_summary.setText(
-                f"Style {result.style}: {result.moves} moves "
+                f"{result.style.label}: {result.moves} moves "
                 f"({result.states:,} configurations explored)."
             )
             self.move_list.blockSignals(True)
@@ -411,8 +415,9 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     def _show_comparison(self, _puzzle: Puzzle, result: tuple[SolveResult, ...]) -> str:
         for outcome in result:
             moves = "—" if outcome.moves is None else str(outcome.moves)
-            self.compare_table.setItem(outcome.style, 1, QTableWidgetItem(moves))
-            self.compare_table.setItem(outcome.style, 2, QTableWidgetItem(f"{outcome.states:,}"))
+            row = outcome.style.number
+            self.compare_table.setItem(row, 1, QTableWidgetItem(moves))
+            self.compare_table.setItem(row, 2, QTableWidgetItem(f"{outcome.states:,}"))
         self.compare_table.resizeColumnsToContents()
         return "compared all six styles"
 
@@ -421,9 +426,9 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.player.set_solution(None, ())
         self.move_list.clear()
         self.solution_summary.setText("Solve the puzzle to watch its shortest solution.")
-        for style in MoveStyle:
+        for style in MoveStyle.ALL:
             for column in (1, 2):
-                self.compare_table.setItem(style.value, column, QTableWidgetItem(""))
+                self.compare_table.setItem(style.number, column, QTableWidgetItem(""))
 
     # Playback ----------------------------------------------------------------------------
 
