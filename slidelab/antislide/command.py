@@ -11,9 +11,11 @@ from slidelab.antislide.model import DEFAULT_BRICK, Box, sliding_faces
 from slidelab.antislide.search import AntislideResult, solve
 from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
+from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import ProgressLine
 from slidelab.runs import run_to_end
+from slidelab.validation import check_block_range
 
 EXIT_OK, EXIT_SLIDES = 0, 1
 
@@ -53,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return _check(args.check, brick)  # type: ignore[arg-type]
     if len(args.dims) != 3:
         raise SlidelabError("antislide needs the box's size L M N (or --check FILE)")
+    check_block_range(args.min_blocks, args.max_blocks)
     box = Box(tuple(args.dims))  # type: ignore[arg-type]
     progress = ProgressLine()
     split = None
@@ -124,12 +127,7 @@ def _summary(result: AntislideResult) -> str:
 
 
 def _check(path: str, brick: tuple[int, int, int]) -> int:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
-    except OSError as error:
-        raise SlidelabError(f"{path}: cannot read: {error.strerror}") from None
-    box, bricks = parse_packing(text, brick, path)
+    box, bricks = parse_packing(read_text(path), brick, path)
     labels = list(bricks)
     slides = sliding_faces(box, list(bricks.values()))
     if not slides:
