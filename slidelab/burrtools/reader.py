@@ -45,8 +45,9 @@ GZIP_MAGIC = b"\x1f\x8b"
 EXTENSION = ".xmpuzzle"
 ROTATIONS = 24
 """BurrTools' orientation numbers on the cube grid run from 0 to 23."""
-MAX_DEPTH = 1000
-"""Deepest nesting of a stored disassembly slidelab keeps (BurrTools' trees are shallow)."""
+MAX_DEPTH = 200
+"""Deepest nesting of a stored disassembly slidelab keeps: BurrTools' examples reach 14, and
+Python's XML serializer recurses once per level."""
 
 
 def is_xmpuzzle(path: str | os.PathLike[str]) -> bool:

@@ -182,8 +182,8 @@ def test_a_key_cut_back_to_an_ancestor_is_refused(tmp_path, cut):
     journal.write_text("\n".join(lines) + "\n")
     message = refusal(journal)
     assert re.fullmatch(
-        rf"{deep + 1}: damaged journal: subproblem {re.escape(str(ancestor))} is also covered by line "
-        r"\d+; delete both lines to search it again",
+        rf"{deep + 1}: damaged journal: subproblem {re.escape(str(ancestor))} is also covered "
+        r"by line \d+; delete both lines to search it again",
         message,
     ), message
 
