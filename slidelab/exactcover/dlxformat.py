@@ -129,10 +129,12 @@ def _bound(source: str, number: int, column: int, prefix: str) -> tuple[int, int
         raise ParseError(
             source, number, column, f"bad bounds '{prefix}|': write u:v|name or v|name"
         )
-    given = match.group(1)
-    low = None if given is None else _bound_value(source, number, column, given)
-    high = _bound_value(source, number, column + match.start(2), match.group(2))
-    low = high if low is None else low
+    values = [
+        _bound_value(source, number, column + match.start(group), match.group(group))
+        for group in (1, 2)
+        if match.group(group) is not None
+    ]
+    low, high = values[0], values[-1]
     if high == 0:
         raise ParseError(source, number, column, "the upper bound must be positive")
     if low > high:

@@ -59,11 +59,11 @@ class Journal:
     def _load(self) -> None:
         data = self.path.read_bytes()
         complete = data[: data.rfind(b"\n") + 1]
+        lines = complete.split(b"\n")[:-1]
+        self._check_header(lines[0] if lines else b"")  # before touching what may be no journal
         if len(complete) < len(data):  # a crash cut the last line short: drop it
             with open(self.path, "r+b") as stream:
                 stream.truncate(len(complete))
-        lines = complete.split(b"\n")[:-1]
-        self._check_header(lines[0] if lines else b"")
         where: dict[tuple[int, ...], int] = {}
         for number, line in enumerate(lines[1:], 2):
             try:

@@ -205,3 +205,11 @@ def test_a_journal_of_an_older_slidelab_is_refused(tmp_path):
     assert str(caught.value) == (
         f"{path}:1: a journal of an older slidelab, without checksums; delete it to start afresh"
     )
+
+
+def test_a_file_that_is_no_journal_is_left_as_it_was(tmp_path):
+    path = tmp_path / "puzzle.slide"
+    path.write_text("4 x 4\n1 = 1\n1\n01")  # no newline at the end, like a cut-short record
+    with pytest.raises(JournalError, match=r"puzzle\.slide:1: not a slidelab journal$"):
+        Journal(path, "abc", "test")
+    assert path.read_text() == "4 x 4\n1 = 1\n1\n01"
