@@ -37,7 +37,8 @@ from slidelab.polycube.spec import parse_spec
 from slidelab.sliding.textformat import parse_puzzle
 from tests.exactcover.problems import queens
 
-EXAMPLES = 3000 if os.environ.get("SLIDELAB_FUZZ") or os.environ.get("CI") else 200
+THOROUGH = bool(os.environ.get("SLIDELAB_FUZZ")) or os.environ.get("CI", "") in ("true", "1")
+EXAMPLES = 3000 if THOROUGH else 200
 """Examples per parser: a quick default, a few thousand when CI or SLIDELAB_FUZZ runs them."""
 
 FUZZ_SETTINGS = settings(

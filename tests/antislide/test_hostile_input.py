@@ -38,7 +38,9 @@ def test_brick_sizes_beyond_the_engine_are_refused(brick, column, message):
 
 
 def test_a_non_ascii_brick_size_is_not_a_brick_line():
-    assert parse_document("# brick 2x\u0662x1\n1 1  1 1\n").brick == (2, 2, 1)
+    """'\u0663' (Arabic-Indic three) was read as 3; the line is a title, the brick 2x2x1."""
+    document = parse_document("# brick 2x\u0663x1\n1 1  1 1\n")
+    assert (document.brick, document.title) == ((2, 2, 1), "brick 2x\u0663x1")
 
 
 def test_check_reports_invalid_utf8_where_it_is(tmp_path, capsys):
