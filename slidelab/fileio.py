@@ -1,7 +1,10 @@
 """Reading and writing user files safely: text in, and atomic saves out.
 
-A save writes a temporary file next to the target, flushes it to disk and then
-renames it over the target, so a crash or a full disk never leaves half a file.
+Text must be UTF-8; a bad byte is reported at its line and column, where the
+user can find it.  A save writes a temporary file next to the target, flushes
+it to disk and then renames it over the target, so a crash or a full disk never
+leaves half a file; saving through a symbolic link replaces the file it points
+to and keeps the link.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from slidelab.errors import SlidelabError
+from slidelab.errors import ParseError, SlidelabError
 
 
 class FileAccessError(SlidelabError):
@@ -19,17 +22,30 @@ class FileAccessError(SlidelabError):
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """The text of `path`; errors name the file and the reason."""
+    """The text of `path` (UTF-8); errors name the file and the reason."""
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        data = Path(path).read_bytes()
     except OSError as error:
         raise FileAccessError(f"{path}: cannot read: {error.strerror}") from None
+    return decode_text(data, str(path))
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """`data` decoded as UTF-8; a bad byte raises `ParseError` at its line and column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, start) + 1
+        column = len(data[start : error.start].decode("utf-8")) + 1
+        byte = data[error.start]
+        raise ParseError(source, line, column, f"invalid UTF-8 (byte 0x{byte:02x})") from None
 
 
 def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace `path` with `data` in one step: the old file stays intact until the new one is
-    complete on disk."""
-    target = Path(path)
+    complete on disk; a symbolic link is kept and the file it points to replaced."""
+    target = Path(os.path.realpath(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as error:

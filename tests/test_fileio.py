@@ -6,7 +6,9 @@ import os
 
 import pytest
 
+from slidelab.cli import main
 from slidelab.dissection.family import DISSECTION
+from slidelab.errors import ParseError
 from slidelab.fileio import FileAccessError, read_text, write_text_atomically
 from slidelab.formats import UnknownFormatError, detect_family
 from slidelab.polycube.family import POLYCUBE
@@ -53,3 +55,39 @@ def test_family_from_extension_or_content():
     assert detect_family("toy.txt", "****\n*..*\n.***\n") == DISSECTION
     with pytest.raises(UnknownFormatError, match=r"b\.txt: not a puzzle file slidelab knows"):
         detect_family("b.txt", "hello\n")
+
+
+def test_saving_through_a_symbolic_link_keeps_the_link(tmp_path):
+    target = tmp_path / "real" / "p.slide"
+    target.parent.mkdir()
+    target.write_text("old")
+    os.chmod(target, 0o600)
+    link = tmp_path / "p.slide"
+    link.symlink_to(target)
+    write_text_atomically(link, "new\n")
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new\n" and target.stat().st_mode & 0o777 == 0o600
+    assert sorted(os.listdir(target.parent)) == ["p.slide"]
+
+
+@pytest.mark.parametrize(
+    ("data", "where", "byte"),
+    [
+        (b"\xff", "1:1", "0xff"),
+        (b"A B\nA \xc3\xa9 \xc3(\n", "2:5", "0xc3"),  # columns count characters: 'é' is one
+        (b"A B\nA B\n\xe2\x82", "3:1", "0xe2"),  # cut inside a character at the end
+    ],
+)
+def test_invalid_utf8_is_reported_at_its_line_and_column(tmp_path, data, where, byte):
+    path = tmp_path / "p.dlx"
+    path.write_bytes(data)
+    with pytest.raises(ParseError) as caught:
+        read_text(path)
+    assert str(caught.value) == f"{path}:{where}: invalid UTF-8 (byte {byte})"
+
+
+def test_the_command_reports_invalid_utf8_not_an_unknown_item(tmp_path, capsys):
+    path = tmp_path / "p.dlx"
+    path.write_bytes(b"A B\xff\nA B\n")
+    assert main(["dlx", str(path), "--count"]) != 0
+    assert capsys.readouterr().err == f"{path}:1:4: invalid UTF-8 (byte 0xff)\n"

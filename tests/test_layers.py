@@ -14,7 +14,9 @@ from slidelab import registry
 
 PACKAGE = Path(__file__).parents[1] / "slidelab"
 
-SHARED = {"errors", "runs", "progress", "fileio", "family", "parallel"}
+SHARED = {
+    "errors", "runs", "progress", "fileio", "family", "parallel", "integers", "validation",
+}  # fmt: skip
 """The layers under the families: any family may import them, they import no family."""
 
 FAMILY_IMPORTS = {

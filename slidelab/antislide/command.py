@@ -12,8 +12,10 @@ from slidelab.antislide.search import AntislideResult, solve
 from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
+from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import drive_in_terminal
+from slidelab.validation import check_block_range
 
 EXIT_OK, EXIT_SLIDES = 0, 1
 
@@ -53,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return _check(args.check, brick)
     if len(args.dims) != 3:
         raise SlidelabError("antislide needs the box's size L M N (or --check FILE)")
+    check_block_range(args.min_blocks, args.max_blocks)
     box = Box(tuple(args.dims))
     split = None
     if wants_split(args) or not args.list:
@@ -121,12 +124,7 @@ def _summary(result: AntislideResult) -> str:
 
 
 def _check(path: str, brick: tuple[int, int, int]) -> int:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
-    except OSError as error:
-        raise SlidelabError(f"{path}: cannot read: {error.strerror}") from None
-    box, bricks = parse_packing(text, brick, path)
+    box, bricks = parse_packing(read_text(path), brick, path)
     labels = list(bricks)
     slides = sliding_faces(box, list(bricks.values()))
     if not slides:

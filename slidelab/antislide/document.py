@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from slidelab.antislide.layers import LABELS, format_packing, parse_packing
 from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement
 from slidelab.errors import ParseError
+from slidelab.integers import DIGITS, INT32_MAX, whole_number
 
-BRICK_LINE = re.compile(r"\s*#\s*brick\s+(\d+)\s*x\s*(\d+)\s*x\s*(\d+)\s*$")
+BRICK_LINE = re.compile(rf"\s*#\s*brick\s+({DIGITS})\s*x\s*({DIGITS})\s*x\s*({DIGITS})\s*$")
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,7 @@ def parse_document(text: str, source: str = "<string>") -> PackingDocument:
             break
         found = BRICK_LINE.match(line)
         if found:
-            brick = tuple(int(g) for g in found.groups())  # type: ignore[assignment]
-            if 0 in brick:
-                column = found.start(brick.index(0) + 1) + 1
-                raise ParseError(source, number, column, "brick sizes must be positive")
+            brick = _brick(found, source, number)
         elif number == 1:
             title = stripped.lstrip("#").strip()
     box, bricks = parse_packing(text, brick, source)
@@ -58,8 +56,28 @@ def parse_document(text: str, source: str = "<string>") -> PackingDocument:
     return PackingDocument(box, brick, tuple(bricks[k] for k in ordered), title)
 
 
-def _label_rank(token: str) -> tuple[int, str]:
-    """Knuth's label order (1-9, A-Z, a-z, then numbers); other tokens after, alphabetically."""
+def _brick(found: re.Match[str], source: str, number: int) -> tuple[int, int, int]:
+    """The brick's sizes on a brick line, each checked to be positive and to fit the engine."""
+    sizes = []
+    for group in range(1, 4):
+        size = whole_number(found.group(group), INT32_MAX)
+        if not size:
+            reason = "positive" if size == 0 else f"at most {INT32_MAX}"
+            raise ParseError(
+                source, number, found.start(group) + 1, f"brick sizes must be {reason}"
+            )
+        sizes.append(size)
+    return sizes[0], sizes[1], sizes[2]
+
+
+def _label_rank(token: str) -> tuple[int, int, str]:
+    """Knuth's label order (1-9, A-Z, a-z, then numbers); other tokens after, alphabetically.
+
+    Numbers (ASCII digits) are ordered by value without converting them: by length, then
+    text."""
     if token in LABELS:
-        return LABELS.index(token), ""
-    return (len(LABELS) + int(token), "") if token.isdigit() else (1 << 30, token)
+        return LABELS.index(token), 0, ""
+    if re.fullmatch(DIGITS, token):
+        number = token.lstrip("0")
+        return len(LABELS), len(number), number
+    return len(LABELS) + 1, 0, token

@@ -37,12 +37,17 @@ from slidelab.burrtools.model import (
     XmpuzzleError,
 )
 from slidelab.burrtools.voxels import MAX_COLOUR, parse_voxels
+from slidelab.exactcover.problem import MAX_BOUND
 from slidelab.fileio import FileAccessError
+from slidelab.integers import DIGITS, INT64_MAX, whole_number
 
 GZIP_MAGIC = b"\x1f\x8b"
 EXTENSION = ".xmpuzzle"
 ROTATIONS = 24
 """BurrTools' orientation numbers on the cube grid run from 0 to 23."""
+MAX_DEPTH = 200
+"""Deepest nesting of a stored disassembly slidelab keeps: BurrTools' examples reach 14, and
+Python's XML serializer recurses once per level."""
 
 
 def is_xmpuzzle(path: str | os.PathLike[str]) -> bool:
@@ -136,14 +141,14 @@ class _Node:
     def string(self, name: str, default: str = "") -> str:
         return self.element.attrib.get(name, default)
 
-    def integer(self, name: str, low: int | None = 0, high: int | None = None) -> int:
+    def integer(self, name: str, low: int | None = 0, high: int = INT64_MAX) -> int:
         """A required whole-number attribute within [low, high]."""
         if name not in self.element.attrib:
             raise self.error(f"missing attribute '{name}'")
         return _integer(self, f"attribute '{name}'", self.element.attrib[name], low, high)
 
     def integer_or(
-        self, name: str, default: int, low: int | None = 0, high: int | None = None
+        self, name: str, default: int, low: int | None = 0, high: int = INT64_MAX
     ) -> int:
         """A whole-number attribute within [low, high], `default` when it is absent."""
         return self.integer(name, low, high) if self.has(name) else default
@@ -171,14 +176,28 @@ class _Node:
         return colour
 
 
-def _integer(node: _Node, what: str, text: str, low: int | None, high: int | None) -> int:
-    if not re.fullmatch(r"-?[0-9]+", text):
-        raise node.error(f"{what} must be a whole number, not {text!r}")
-    value = int(text)
-    if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"at least {low}" if high is None else f"between {low} and {high}"
-        raise node.error(f"{what} is {value}; it must be {bounds}")
+def _integer(node: _Node, what: str, text: str, low: int | None, high: int) -> int:
+    """`text` as a whole number within [low, high]; `low` None means -high."""
+    least = -high if low is None else low
+    found = re.fullmatch(f"(-?)({DIGITS})", text)
+    if found is None:
+        raise node.error(f"{what} must be a whole number, not {_shown(text)}")
+    size = whole_number(found.group(2), INT64_MAX)
+    value = None if size is None else -size if found.group(1) else size
+    if value is None or not least <= value <= high:
+        shown = _shown(text) if value is None else str(value)
+        bounds = (
+            f"at least {least}"
+            if low is not None and high == INT64_MAX
+            else f"between {least} and {high}"
+        )
+        raise node.error(f"{what} is {shown}; it must be {bounds}")
     return value
+
+
+def _shown(text: str) -> str:
+    """`text` quoted for a message, cut short when it is long."""
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}..."
 
 
 class _Reader:
@@ -311,9 +330,9 @@ class _Reader:
             if part.has("count"):
                 if part.has("min") or part.has("max"):
                     raise part.error("give either 'count' or 'min' and 'max', not both")
-                low = high = part.integer("count", 1)
+                low = high = part.integer("count", 1, MAX_BOUND)
             elif part.has("min") or part.has("max"):
-                low, high = part.integer("min"), part.integer("max", 1)
+                low, high = part.integer("min", 0, MAX_BOUND), part.integer("max", 1, MAX_BOUND)
                 if low > high:
                     raise part.error(f"'min' ({low}) is above 'max' ({high})")
             else:
@@ -330,7 +349,7 @@ class _Reader:
     @staticmethod
     def group(node: _Node) -> Group:
         node.expect(("group", "count"))
-        return Group(node.integer("group", 1), node.integer("count", 1))
+        return Group(node.integer("group", 1), node.integer("count", 1, MAX_BOUND))
 
     def colour_pairs(self, node: _Node) -> tuple[tuple[int, int], ...]:
         pairs = set()
@@ -356,7 +375,7 @@ class _Reader:
                     assembly=_positions(assembly, pieces),
                     assembly_number=solution.maybe("asmNum"),
                     solution_number=solution.maybe("solNum"),
-                    disassembly=_compact_xml(trees[0].element) if trees else None,
+                    disassembly=_compact_xml(trees[0]) if trees else None,
                 )
             )
         return tuple(found)
@@ -381,7 +400,7 @@ def _positions(node: _Node, pieces: int) -> tuple[Position | None, ...]:
         numbers = [word, *islice(words, 3)]
         if len(numbers) < 4:
             raise node.error(f"{what} has {len(numbers)} numbers; a placed piece has 4")
-        x, y, z = (_integer(node, what, n, None, None) for n in numbers[:3])
+        x, y, z = (_integer(node, what, n, None, INT64_MAX) for n in numbers[:3])
         turn = _integer(node, f"the orientation of {what}", numbers[3], 0, ROTATIONS - 1)
         found.append(Position(x, y, z, turn))
     if len(found) != pieces:
@@ -389,13 +408,21 @@ def _positions(node: _Node, pieces: int) -> tuple[Position | None, ...]:
     return tuple(found)
 
 
-def _compact_xml(element: ElementTree.Element) -> str:
-    """`element` as XML text without the blanks that only indent it."""
-    copy = ElementTree.fromstring(ElementTree.tostring(element))
-    copy.tail = None
-    for item in copy.iter():
+def _compact_xml(node: _Node) -> str:
+    """The node's element as XML text without the blanks that only indent it.
+
+    The blanks are cut from the reader's own tree (nothing else holds it), after
+    checking its depth: the serializer recurses once per level."""
+    element = node.element
+    levels = [(element, 1)]
+    while levels:
+        item, depth = levels.pop()
+        if depth > MAX_DEPTH:
+            raise node.error(f"the disassembly is nested more than {MAX_DEPTH} levels deep")
         if item.text is not None and not item.text.strip():
             item.text = None
         if item.tail is not None and not item.tail.strip():
             item.tail = None
-    return ElementTree.tostring(copy, encoding="unicode")
+        levels += [(child, depth + 1) for child in item]
+    element.tail = None
+    return ElementTree.tostring(element, encoding="unicode")

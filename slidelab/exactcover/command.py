@@ -17,6 +17,7 @@ from slidelab.family import SubParsers
 from slidelab.fileio import read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import drive_in_terminal
+from slidelab.validation import check_seconds
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -67,8 +68,7 @@ def run(args: argparse.Namespace) -> int:
     problem = parse_problem(text, source)
     if args.limit is not None and args.limit < 1:
         raise SlidelabError("--limit must be at least 1")
-    if args.save_every <= 0:
-        raise SlidelabError("--save-every must be positive")
+    check_seconds("--save-every", args.save_every)
     _warn_unreachable(problem)
     sequential_only = [
         name

@@ -18,13 +18,14 @@ import re
 from collections.abc import Iterator
 
 from slidelab.errors import ParseError
-from slidelab.exactcover.problem import Entry, Item, Option, Problem, ProblemError
+from slidelab.exactcover.problem import MAX_BOUND, Entry, Item, Option, Problem, ProblemError
+from slidelab.integers import DIGITS, whole_number
 
 MAX_NAME = 8
 """Longest item or colour name, as in Knuth's programs."""
 
 _TOKEN = re.compile(r"\S+")
-_BOUNDS = re.compile(r"(?:(\d+):)?(\d+)")
+_BOUNDS = re.compile(f"(?:({DIGITS}):)?({DIGITS})")
 
 
 def parse_problem(text: str, source: str = "<input>") -> Problem:
@@ -128,8 +129,12 @@ def _bound(source: str, number: int, column: int, prefix: str) -> tuple[int, int
         raise ParseError(
             source, number, column, f"bad bounds '{prefix}|': write u:v|name or v|name"
         )
-    high = int(match.group(2))
-    low = high if match.group(1) is None else int(match.group(1))
+    values = [
+        _bound_value(source, number, column + match.start(group), match.group(group))
+        for group in (1, 2)
+        if match.group(group) is not None
+    ]
+    low, high = values[0], values[-1]
     if high == 0:
         raise ParseError(source, number, column, "the upper bound must be positive")
     if low > high:
@@ -137,6 +142,15 @@ def _bound(source: str, number: int, column: int, prefix: str) -> tuple[int, int
             source, number, column, f"the lower bound {low} exceeds the upper bound {high}"
         )
     return low, high
+
+
+def _bound_value(source: str, number: int, column: int, digits: str) -> int:
+    value = whole_number(digits, MAX_BOUND)
+    if value is None:
+        raise ParseError(
+            source, number, column, f"the bound is above {MAX_BOUND}, the largest the engine holds"
+        )
+    return value
 
 
 def _option_line(source: str, number: int, line: str, kinds: dict[str, bool]) -> Option:

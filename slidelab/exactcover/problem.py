@@ -21,15 +21,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slidelab.errors import SlidelabError
+from slidelab.integers import INT32_MAX
 
 Item = Hashable
 Colour = Hashable
 Entry = tuple[Item, Colour | None]
 Option = tuple[Entry, ...]
 
+MAX_BOUND = INT32_MAX
+"""The largest bound the kernels hold (their item arrays are int32)."""
+
 
 class ProblemError(SlidelabError, ValueError):
     """A problem that breaks the rules of exact cover (unknown or repeated items, bad bounds...)."""
+
+
+class BoundTooLargeError(ProblemError):
+    """A bound above `MAX_BOUND`, which the kernels' arrays would wrap around."""
 
 
 @dataclass(frozen=True)
@@ -178,6 +186,11 @@ def _validate(problem: Problem) -> None:
             raise ProblemError(f"item {item!r}: the upper bound must be positive, not {high}")
         if not 0 <= low <= high:
             raise ProblemError(f"item {item!r}: bounds {low}:{high} need 0 <= low <= high")
+        if high > MAX_BOUND:
+            raise BoundTooLargeError(
+                f"item {item!r}: the upper bound {high} is above {MAX_BOUND}, the largest the "
+                "engine holds"
+            )
     primary = set(problem.primary)
     for number, option in enumerate(problem.options):
         if not option:

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 
 from slidelab.errors import ParseError
+from slidelab.fileio import read_text
+from slidelab.integers import DIGITS, whole_number
 from slidelab.sliding.model import (
     KIND_NAMES,
     Cell,
@@ -34,8 +36,8 @@ from slidelab.sliding.model import (
 MAX_CELLS = 4096
 """Largest board (in cells) slidelab accepts: 64 x 64."""
 
-_SIZE_LINE = re.compile(r"\s*(\d+)\s*x\s*(\d+)(.*)")
-_PIECE_LINE = re.compile(r"(\s*)(\S*?)\s*=\s*(.*)")
+_SIZE_LINE = re.compile(rf"\s*({DIGITS})\s*x\s*({DIGITS})(.*)")
+_PIECE_LINE = re.compile(r"(\s*)(.*?)\s*=\s*(.*)")
 
 
 @dataclass(frozen=True)
@@ -138,10 +140,10 @@ def _parse_size(reader: _Reader, line: _Line) -> tuple[int, int, str]:
     match = _SIZE_LINE.fullmatch(line.text)
     if not match:
         raise reader.error(line.number, 1, "expected the board size as 'ROWS x COLUMNS'")
-    rows, cols = int(match.group(1)), int(match.group(2))
-    if rows < 1 or cols < 1:
+    rows, cols = whole_number(match.group(1), MAX_CELLS), whole_number(match.group(2), MAX_CELLS)
+    if rows == 0 or cols == 0:
         raise reader.error(line.number, 1, "the board needs at least one row and one column")
-    if rows * cols > MAX_CELLS:
+    if rows is None or cols is None or rows * cols > MAX_CELLS:
         raise reader.error(line.number, 1, f"the board may have at most {MAX_CELLS} cells")
     return rows, cols, match.group(3).strip()
 
@@ -304,5 +306,4 @@ def format_puzzle(puzzle: Puzzle) -> str:
 
 def read_puzzle_file(path: str) -> Puzzle:
     """Read a puzzle file; errors name the file, line and column."""
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        return parse_puzzle(handle.read(), source=path)
+    return parse_puzzle(read_text(path), source=path)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from slidelab.exactcover.split import search_split
+from slidelab.parallel import journal as journal_module
 from slidelab.parallel import run
 from slidelab.parallel.journal import Journal, JournalError
 from slidelab.parallel.tasks import TaskResult
@@ -69,8 +73,143 @@ def test_damage_inside_a_journal_is_reported_with_its_line(tmp_path):
     Journal(path, "abc", "test").close()
     with open(path, "a") as stream:
         stream.write("nonsense\n")
-    with pytest.raises(JournalError, match=r"j:2: damaged journal line$"):
+    with pytest.raises(
+        JournalError,
+        match=r"j:2: damaged journal record \(no checksum\); delete this line to search its "
+        "subproblem again$",
+    ):
         Journal(path, "abc", "test")
     path.write_text("hello\n")
     with pytest.raises(JournalError, match=r"j:1: not a slidelab journal$"):
         Journal(path, "abc", "test")
+
+
+# Integrity: a journal's counts go into the answer, so every damage is refused, never summed.
+
+
+def nine_queens_journal(tmp_path):
+    """A complete journal of the 9-queens search (352 solutions) and its lines."""
+    journal = tmp_path / "q9.journal"
+    assert drive(search_split(queens(9), journal=str(journal))).count == 352
+    return journal, journal.read_text().splitlines()
+
+
+def forged(fingerprint: str, key, count, nodes, payload, **extra) -> str:
+    """A record line with a correct checksum, as a deliberate edit could make it."""
+    fields = {"key": key, "count": count, "nodes": nodes, "payload": payload} | extra
+    body = json.dumps(fields, separators=(",", ":"))
+    return f'{{"check":"{journal_module._checksum(fingerprint, body)}",{body[1:]}'
+
+
+def fingerprint_of(lines) -> str:
+    return json.loads(lines[0])["fingerprint"]
+
+
+def refusal(journal) -> str:
+    with pytest.raises(JournalError) as caught:
+        drive(search_split(queens(9), journal=str(journal)))
+    return str(caught.value).removeprefix(f"{journal}:")
+
+
+def test_a_flipped_bit_in_a_count_is_refused_with_its_line(tmp_path):
+    journal, lines = nine_queens_journal(tmp_path)
+    number = next(n for n, line in enumerate(lines[1:], 2) if '"count":4' in line)
+    lines[number - 1] = lines[number - 1].replace('"count":4', '"count":0', 1)  # '4' ^ 0x04
+    journal.write_text("\n".join(lines) + "\n")
+    assert refusal(journal) == (
+        f"{number}: damaged journal record (checksum mismatch: changed, or from another "
+        "journal); delete this line to search its subproblem again"
+    )
+
+
+def test_records_of_another_problem_under_this_header_are_refused(tmp_path):
+    journal, lines = nine_queens_journal(tmp_path)
+    other = tmp_path / "q8.journal"
+    drive(search_split(queens(8), journal=str(other)))
+    journal.write_text("\n".join([lines[0], *other.read_text().splitlines()[1:]]) + "\n")
+    assert refusal(journal) == (
+        "2: damaged journal record (checksum mismatch: changed, or from another journal); "
+        "delete this line to search its subproblem again"
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"count": 1000.5}, "count and nodes must be whole numbers from 0"),
+        ({"count": "5"}, "count and nodes must be whole numbers from 0"),
+        ({"count": None}, "count and nodes must be whole numbers from 0"),
+        ({"count": True}, "count and nodes must be whole numbers from 0"),
+        ({"nodes": -1}, "count and nodes must be whole numbers from 0"),
+        ({"payload": None}, "the payload must be an object"),
+        ({"key": "0"}, "the key must be a list of whole numbers from 0"),
+        ({"key": [0, None]}, "the key must be a list of whole numbers from 0"),
+        ({"extra": 1}, "a record has the fields key, count, nodes, payload"),
+    ],
+)
+def test_records_of_the_wrong_types_are_refused(tmp_path, fields, reason):
+    journal, lines = nine_queens_journal(tmp_path)
+    record = json.loads(lines[1])
+    values = {name: record[name] for name in ("key", "count", "nodes", "payload")} | fields
+    lines[1] = forged(fingerprint_of(lines), **values)
+    journal.write_text("\n".join(lines) + "\n")
+    assert refusal(journal) == (
+        f"2: damaged journal record ({reason}); delete this line to search its subproblem again"
+    )
+
+
+def test_a_record_without_its_fields_is_refused(tmp_path):
+    journal, lines = nine_queens_journal(tmp_path)
+    body = '{"key":[0]}'
+    lines[1] = f'{{"check":"{journal_module._checksum(fingerprint_of(lines), body)}",{body[1:]}'
+    journal.write_text("\n".join(lines) + "\n")
+    assert refusal(journal) == (
+        "2: damaged journal record (a record has the fields key, count, nodes, payload); "
+        "delete this line to search its subproblem again"
+    )
+
+
+@pytest.mark.parametrize("cut", [1, None])
+def test_a_key_cut_back_to_an_ancestor_is_refused(tmp_path, cut):
+    """A record of a subproblem and one of its ancestor would count the subtree twice; the
+    empty key (the root) is everyone's ancestor."""
+    journal, lines = nine_queens_journal(tmp_path)
+    deep = max(range(1, len(lines)), key=lambda n: len(json.loads(lines[n])["key"]))
+    record = json.loads(lines[deep])
+    ancestor = record["key"][:cut] if cut else []
+    assert len(record["key"]) > len(ancestor)
+    lines[deep] = forged(fingerprint_of(lines), ancestor, record["count"], record["nodes"], {})
+    journal.write_text("\n".join(lines) + "\n")
+    message = refusal(journal)
+    assert re.fullmatch(
+        rf"{deep + 1}: damaged journal: subproblem {re.escape(str(ancestor))} is also covered "
+        r"by line \d+; delete both lines to search it again",
+        message,
+    ), message
+
+
+def test_a_key_outside_the_split_does_not_count(tmp_path):
+    journal, lines = nine_queens_journal(tmp_path)
+    recorded = json.loads(lines[1])["key"]
+    stray = [[99], [98, 1], [*recorded[:-1], 99]]  # no child 99 anywhere: 9 queens, 9 rows
+    lines += [forged(fingerprint_of(lines), key, 1000, 1, {}) for key in stray]
+    journal.write_text("\n".join(lines) + "\n")
+    assert drive(search_split(queens(9), journal=str(journal))).count == 352
+
+
+def test_a_journal_of_an_older_slidelab_is_refused(tmp_path):
+    path = tmp_path / "j"
+    path.write_text('{"format":"slidelab journal 1","fingerprint":"abc","what":"t"}\n')
+    with pytest.raises(JournalError) as caught:
+        Journal(path, "abc", "test")
+    assert str(caught.value) == (
+        f"{path}:1: a journal of an older slidelab, without checksums; delete it to start afresh"
+    )
+
+
+def test_a_file_that_is_no_journal_is_left_as_it_was(tmp_path):
+    path = tmp_path / "puzzle.slide"
+    path.write_text("4 x 4\n1 = 1\n1\n01")  # no newline at the end, like a cut-short record
+    with pytest.raises(JournalError, match=r"puzzle\.slide:1: not a slidelab journal$"):
+        Journal(path, "abc", "test")
+    assert path.read_text() == "4 x 4\n1 = 1\n1\n01"

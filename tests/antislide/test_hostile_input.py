@@ -1,0 +1,64 @@
+"""Antislide files and options that used to end in a traceback or a silent misreading."""
+
+from __future__ import annotations
+
+import pytest
+
+from slidelab.antislide.document import parse_document
+from slidelab.antislide.model import Placement
+from slidelab.cli import main
+from slidelab.errors import ParseError
+
+
+def test_a_non_ascii_digit_label_is_a_label():
+    """'²' passes str.isdigit but int() refuses it; it is ordered after numbers, as a name."""
+    document = parse_document("# brick 2x2x1\n² ²  1 1\n² ²  1 1\n")
+    assert document.bricks == (Placement((1, 0, 0), (1, 2, 2)), Placement((0, 0, 0), (1, 2, 2)))
+
+
+def test_numbered_labels_keep_their_order_at_any_length():
+    long_label = "1" + "0" * 5000  # beyond int()'s 4,300 digits
+    text = f"# brick 1x1x1\n{long_label} 0063 63 A\n"
+    document = parse_document(text)
+    assert document.bricks == tuple(Placement((0, 0, k), (1, 1, 1)) for k in (3, 1, 2, 0))
+
+
+@pytest.mark.parametrize(
+    ("brick", "column", "message"),
+    [
+        ("2x2x" + "9" * 5000, 13, "brick sizes must be at most 2147483647"),
+        ("2x4294967297x1", 11, "brick sizes must be at most 2147483647"),
+        ("0x2x1", 9, "brick sizes must be positive"),
+    ],
+)
+def test_brick_sizes_beyond_the_engine_are_refused(brick, column, message):
+    with pytest.raises(ParseError) as caught:
+        parse_document(f"# brick {brick}\n. .\n", "p.antislide")
+    assert str(caught.value) == f"p.antislide:1:{column}: {message}"
+
+
+def test_a_non_ascii_brick_size_is_not_a_brick_line():
+    """'\u0663' (Arabic-Indic three) was read as 3; the line is a title, the brick 2x2x1."""
+    document = parse_document("# brick 2x\u0663x1\n1 1  1 1\n")
+    assert (document.brick, document.title) == ((2, 2, 1), "brick 2x\u0663x1")
+
+
+def test_check_reports_invalid_utf8_where_it_is(tmp_path, capsys):
+    path = tmp_path / "bad.antislide"
+    path.write_bytes(b"1 1 .\n1 1 \xe9\n")
+    assert main(["antislide", "--check", str(path)]) != 0
+    assert capsys.readouterr().err == f"{path}:2:5: invalid UTF-8 (byte 0xe9)\n"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--min-blocks", "5", "--max-blocks", "2"],
+         "--max-blocks 2 is below --min-blocks 5: no packing fits"),
+        (["--min-blocks", "-1"], "--min-blocks must be at least 0, not -1"),
+    ],
+)  # fmt: skip
+def test_block_ranges_that_hold_nothing_are_refused(capsys, options, message):
+    assert main(["antislide", "3", "3", "3", *options]) != 0
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"slidelab: {message}\n")
