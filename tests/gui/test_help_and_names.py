@@ -121,3 +121,12 @@ def test_no_toolbar_overflows_in_any_tab_at_1024_by_700(window, qtbot):
                 assert arrow is None or not arrow.isVisible(), workbench.title
                 checked += 1
     assert checked >= 4  # two rows above each 3D view
+
+
+def test_the_kind_names_notation_is_explained_where_it_is_shown(window):
+    bench = window.by_family["sliding"]
+    window.open_library(bench, "klotski.slide")
+    shown = [bench.kind_choice.itemText(i) for i in range(bench.kind_choice.count())]
+    assert "kind 1 (11/11)" in shown
+    tip = bench.kind_choice.toolTip()
+    assert "Knuth's shorthand" in tip and "11/11 is a 2x2 square" in tip

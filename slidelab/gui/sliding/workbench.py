@@ -68,6 +68,12 @@ TOOLS = (
     ("goal_any", "Any", "Goal only: click a cell to accept any occupant there"),
     ("goal_empty", "Empty", "Goal only: click a cell to require it empty"),
 )
+KIND_NOTATION = (
+    "Draw a new kind of piece, or one more piece of a kind.\n"
+    "A kind is named by its number and its shape in Knuth's shorthand: rows from top to "
+    "bottom joined by '/', 1 for a cell of the piece, 0 for a gap (11/11 is a 2x2 square, "
+    "10/11 an L)."
+)
 GIF_STEPS_PER_MOVE = 8
 GIF_SIZE = 360
 
@@ -148,7 +154,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.tool_group.button(0).setChecked(True)
         self.tool_group.idClicked.connect(lambda index: self.editor.set_tool(TOOLS[index][0]))
         self.kind_choice = QComboBox()
-        self.kind_choice.setToolTip("Draw a new kind of piece, or one more piece of a kind")
+        self.kind_choice.setToolTip(KIND_NOTATION)
         self.kind_choice.currentIndexChanged.connect(self._kind_chosen)
         goal_from_start = QPushButton("Goal = start")
         goal_from_start.setToolTip("Copy the starting configuration into the goal")
