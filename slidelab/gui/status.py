@@ -111,5 +111,6 @@ class StatusPanel(QWidget):
 
 
 def _ended(event: Progress) -> Progress:
-    """The last report of a run that has ended: no time left is shown beside it."""
-    return Progress(event.phase, event.explored, event.elapsed, event.depth, event.found)
+    """The last report of a run that has ended: no time left, and no count found so far
+    beside the message that gives the run's final count."""
+    return Progress(event.phase, event.explored, event.elapsed, event.depth)

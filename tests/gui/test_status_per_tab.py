@@ -71,8 +71,10 @@ def test_a_run_with_a_fraction_done_shows_found_so_far_and_the_time_left(qtbot):
     assert panel.bar.value() == 200
     panel.show_progress(Progress("breadth-first search", 5_000, 30.0, depth=4))
     assert "left" not in panel.details.text()
-    panel.ready("done")
+    panel.show_progress(Progress("exact cover", 6_000, 31.0, depth=4, found=14, fraction=0.3))
+    panel.ready("20 solutions")
     assert "left" not in panel.details.text()
+    assert "found" not in panel.details.text()  # the message has the final count
 
 
 def test_a_polycube_run_reports_what_it_found_in_its_own_tab(window, qtbot):
