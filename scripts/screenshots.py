@@ -4,10 +4,12 @@
 Starts its own Xvfb when there is no display; opens a classic sliding puzzle,
 solves and analyses it; enumerates antislide 4x4x4 and shows a packing exploded,
 with locks and in edit mode; solves the Soma cube and shows a solution; saves
-cuts Knuth's toy shape into three connected pieces and shows the pieces moving; saves
-PNGs into a folder (default out/screenshots).
+cuts Knuth's toy shape into three connected pieces and shows the pieces moving; shows a
+long run's status line, the Help windows, the GIF export dialog and every tab at 1024x700;
+saves PNGs into a folder (default out/screenshots).  With --guide it also writes the user
+guide's small pictures into resources/guide.
 
-    .venv/bin/python scripts/screenshots.py [FOLDER] [--puzzle klotski.slide] [--style 2]
+    .venv/bin/python scripts/screenshots.py [FOLDER] [--puzzle klotski.slide] [--style 2] [--guide]
 """
 
 from __future__ import annotations
@@ -39,17 +41,45 @@ def main() -> None:
     parser.add_argument("folder", nargs="?", default="out/screenshots")
     parser.add_argument("--puzzle", default="klotski.slide")
     parser.add_argument("--style", type=int, default=2)
+    parser.add_argument("--guide", action="store_true", help="also write the guide's pictures")
     args = parser.parse_args()
     server = start_xvfb()
     os.environ["QT_QPA_PLATFORM"] = "xcb"
     try:
-        shoot(Path(args.folder), args.puzzle, args.style)
+        shoot(Path(args.folder), args.puzzle, args.style, args.guide)
     finally:
         if server is not None:
             server.terminate()
 
 
-def shoot(folder: Path, puzzle_name: str, style: int) -> None:
+GUIDE_PICTURES = {
+    "sliding-playback-mid-move.png": "sliding.png",
+    "antislide-4x4x4-exploded.png": "antislide.png",
+    "polycube-soma-solution.png": "polycube.png",
+    "dissection-solution.png": "dissection.png",
+}
+"""Screenshots the user guide shows, by the name it ships them under."""
+GUIDE_WIDTH = 520
+
+
+def write_guide_pictures(folder: Path) -> list[Path]:
+    """Small copies of the guide's screenshots in resources/guide (24-bit colour at PNG's
+    strongest compression keeps each to about 50 KB, without dithering's noise)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QImage
+
+    guide = Path(__file__).resolve().parent.parent / "resources" / "guide"
+    written = []
+    for shot, name in GUIDE_PICTURES.items():
+        image = QImage(str(folder / shot)).scaledToWidth(
+            GUIDE_WIDTH, Qt.TransformationMode.SmoothTransformation
+        )
+        written.append(guide / name)
+        image.convertToFormat(QImage.Format.Format_RGB888).save(str(written[-1]), None, 0)
+    return written
+
+
+def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -110,6 +140,11 @@ def shoot(folder: Path, puzzle_name: str, style: int) -> None:
     saved += shoot_antislide(window, folder, settle)
     saved += shoot_polycube(window, folder, settle)
     saved += shoot_dissection(window, folder, settle)
+    saved += shoot_long_run(window, folder, settle)
+    saved += shoot_help(window, folder, settle)
+    saved += shoot_narrow(window, folder, settle)
+    if guide:
+        saved += write_guide_pictures(folder)
 
     for workbench in window.workbenches:
         workbench.undo_stack.setClean()
@@ -189,6 +224,72 @@ def shoot_dissection(window, folder: Path, settle) -> list[Path]:
     settle()
     saved.append(folder / "dissection-moving.png")
     window.grab().save(str(saved[-1]))
+    return saved
+
+
+def shoot_long_run(window, folder: Path, settle) -> list[Path]:
+    """Pentominoes 6x10 solving: found so far and time left in the polycube tab's status line;
+    then the sliding tab, whose status line shows its own last run."""
+    bench = window.by_family["polycube"]
+    window.open_library(bench, "pentominoes-6x10x1.pcube")
+    bench.first.setValue(0)
+    bench.solve()
+    settle(lambda: "left" in bench.status.details.text(), timeout=60.0)
+    saved = [folder / "status-long-run.png"]
+    window.grab().save(str(saved[-1]))
+    window.show_workbench(window.by_family["sliding"])
+    settle()
+    saved.append(folder / "status-other-tab.png")
+    window.grab().save(str(saved[-1]))
+    window.show_workbench(bench)
+    bench.status.cancel_button.click()
+    settle(lambda: not window.runner.busy)
+    return saved
+
+
+def shoot_help(window, folder: Path, settle) -> list[Path]:
+    """The user guide, the keyboard shortcuts, About and the GIF export options."""
+    from PySide6.QtWidgets import QApplication
+
+    from slidelab.export.gif_options import GifOptions
+    from slidelab.gui.gif_export import GifOptionsDialog
+
+    saved = []
+    window.show_guide()
+    settle()
+    saved.append(folder / "help-guide.png")
+    window.guide.grab().save(str(saved[-1]))
+    window.guide.close()
+    for show, name in (
+        (window.show_shortcuts, "help-shortcuts"),
+        (window.show_about, "help-about"),
+    ):
+        before = set(QApplication.topLevelWidgets())
+        show()
+        settle()
+        dialog = next(w for w in QApplication.topLevelWidgets() if w not in before)
+        saved.append(folder / f"{name}.png")
+        dialog.grab().save(str(saved[-1]))
+        dialog.close()
+    dialog = GifOptionsDialog(window, "move", GifOptions(360, 0.48, 8))
+    dialog.show()
+    settle()
+    saved.append(folder / "gif-options.png")
+    dialog.grab().save(str(saved[-1]))
+    dialog.close()
+    return saved
+
+
+def shoot_narrow(window, folder: Path, settle) -> list[Path]:
+    """Every tab at 1024x700: no toolbar may hide buttons behind an overflow arrow."""
+    window.resize(1024, 700)
+    saved = []
+    for workbench in window.workbenches:
+        window.show_workbench(workbench)
+        settle()
+        saved.append(folder / f"narrow-{workbench.family}.png")
+        window.grab().save(str(saved[-1]))
+    window.resize(1280, 800)
     return saved
 
 

@@ -14,11 +14,22 @@ from PySide6.QtGui import (
     QKeySequence,
     QUndoGroup,
 )
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTabWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
 
 from slidelab import registry
 from slidelab.errors import SlidelabError
 from slidelab.formats import family_of_file
+from slidelab.gui.help.about import AboutDialog
+from slidelab.gui.help.guide import GuideWindow
+from slidelab.gui.help.shortcuts import ShortcutsDialog
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import Workbench
 from slidelab.gui.workbenches import build_workbenches
@@ -51,19 +62,20 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.settings = settings or QSettings("slidelab", "slidelab")
         self.runner = SolverRunner(self)
-        self.status_panel = StatusPanel()
-        self.status_panel.cancelRequested.connect(self.runner.cancel)
-        self.runner.progress.connect(self.status_panel.show_progress)
-        self.by_family = build_workbenches(self.runner, self.status_panel)
+        self.by_family = build_workbenches(self.runner)
         self.workbenches: list[Workbench] = list(dict.fromkeys(self.by_family.values()))
         self.paths: dict[str, str | None] = {w.family: None for w in self.workbenches}
+        self.library_titles: dict[str, str | None] = {w.family: None for w in self.workbenches}
         self.tabs = QTabWidget()
         self.undo_group = QUndoGroup(self)
+        self.status_stack = QStackedWidget()
         for workbench in self.workbenches:
             self.tabs.addTab(workbench, workbench.title)  # type: ignore[call-overload]
             self.undo_group.addStack(workbench.undo_stack)
+            self.status_stack.addWidget(workbench.status)
         self.setCentralWidget(self.tabs)
-        self.statusBar().addPermanentWidget(self.status_panel, 1)
+        self.statusBar().addPermanentWidget(self.status_stack, 1)
+        self.guide: GuideWindow | None = None
         self.undo_group.cleanChanged.connect(self._clean_changed)
         self._build_menus()
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -81,6 +93,11 @@ class MainWindow(QMainWindow):
         return self.tabs.currentWidget()  # type: ignore[return-value]
 
     @property
+    def status_panel(self) -> StatusPanel:
+        """The current tab's status line."""
+        return self.workbench.status
+
+    @property
     def path(self) -> str | None:
         """The file of the current tab's document (None while untitled)."""
         return self.paths[self.workbench.family]
@@ -89,20 +106,30 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(workbench)  # type: ignore[arg-type]
 
     def _warm_up(self) -> None:
-        """Compile the solver kernels on the worker thread, showing "preparing solvers"."""
-        self.status_panel.preparing()
+        """Compile the solver kernels on the worker thread, showing "preparing solvers" on
+        every tab (no tab can run meanwhile)."""
+        for workbench in self.workbenches:
+            workbench.status.preparing()
+        self.runner.progress.connect(self._show_warm_up)
         self.runner.finished.connect(self._warmed, Qt.ConnectionType.SingleShotConnection)
         self.runner.start(warming_up)
+
+    def _show_warm_up(self, event: Progress) -> None:
+        for workbench in self.workbenches:
+            workbench.status.preparing(event.phase)
 
     def _clean_changed(self, clean: bool) -> None:
         self.setWindowModified(not clean)
 
     def _warmed(self, _result: object) -> None:
-        self.status_panel.ready()
+        self.runner.progress.disconnect(self._show_warm_up)
+        for workbench in self.workbenches:
+            workbench.status.prepared()
 
     def _tab_changed(self) -> None:
         workbench = self.workbench
         self.undo_group.setActiveStack(workbench.undo_stack)
+        self.status_stack.setCurrentWidget(workbench.status)
         self.setWindowModified(workbench.is_modified())
         for each in self.workbenches:
             for menu in each.menus():
@@ -152,6 +179,30 @@ class MainWindow(QMainWindow):
             for menu in workbench.menus():
                 self.menuBar().addMenu(menu)
 
+        help_menu = self.menuBar().addMenu("&Help")
+        self._action(
+            help_menu, "User &Guide", self.show_guide, QKeySequence.StandardKey.HelpContents
+        )
+        self._action(help_menu, "&Keyboard Shortcuts", self.show_shortcuts)
+        help_menu.addSeparator()
+        self._action(help_menu, "&About slidelab", self.show_about)
+
+    def show_guide(self) -> None:
+        """Open the user guide beside the window (one window, raised when open already)."""
+        if self.guide is None:
+            self.guide = GuideWindow(self)
+        self.guide.show()
+        self.guide.raise_()
+
+    def show_shortcuts(self) -> None:
+        """List the keyboard shortcuts of every command, read from the actions themselves."""
+        tabs = [(w.title, w) for w in self.workbenches if isinstance(w, QWidget)]
+        ShortcutsDialog(self, tabs).show()
+
+    def show_about(self) -> None:
+        """The version and the libraries slidelab stands on, with their licences."""
+        AboutDialog(self).show()
+
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.recent_files():
@@ -174,7 +225,9 @@ class MainWindow(QMainWindow):
     # Documents ---------------------------------------------------------------------------
 
     def _update_title(self) -> None:
-        name = Path(self.path).name if self.path else "untitled"
+        """The file's name, or the library puzzle's title, or "untitled"."""
+        title = self.library_titles[self.workbench.family]
+        name = Path(self.path).name if self.path else title or "untitled"
         self.setWindowTitle(f"{name}[*] — slidelab")
 
     def maybe_save(self, workbench: Workbench | None = None) -> bool:
@@ -195,8 +248,11 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
-    def _set_path(self, workbench: Workbench, path: str | None) -> None:
+    def _set_path(
+        self, workbench: Workbench, path: str | None, library_title: str | None = None
+    ) -> None:
         self.paths[workbench.family] = path
+        self.library_titles[workbench.family] = library_title
         if path is not None:
             self._remember(path)
         self._update_title()
@@ -234,11 +290,12 @@ class MainWindow(QMainWindow):
         return True
 
     def open_library(self, workbench: Workbench, name: str) -> None:
-        """Open the shipped puzzle `name` as an untitled document of `workbench`."""
+        """Open the shipped puzzle `name` as a new document of `workbench`, shown under its
+        title (Save still asks where to save it)."""
         if self.maybe_save(workbench):
             workbench.load_text(shipped_text(workbench.family, name), name)
             self.show_workbench(workbench)
-            self._set_path(workbench, None)
+            self._set_path(workbench, None, workbench.library_titles().get(name, name))
 
     def save(self) -> bool:
         if self.path is None:

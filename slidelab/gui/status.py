@@ -1,4 +1,8 @@
-"""The status area: what a run is doing, how far it got, how fast, and a Cancel button."""
+"""A tab's status line: what its run is doing, how far it got, how fast, what it found, the
+time left when the solver says how much is done, and a Cancel button.
+
+Each tab has its own panel, so the figures of one tab's run never show on another tab.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,12 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from slidelab.runs import Progress
+from slidelab.timeleft import TimeLeft, describe_time_left
 
 
 class StatusPanel(QWidget):
-    """Shows phase, depth, explored count, rate, elapsed time and a busy bar."""
+    """Shows phase, depth, explored count, found so far, rate, elapsed time, time left and a
+    progress bar (busy while the solver gives no fraction done)."""
 
     cancelRequested = Signal()
 
@@ -33,19 +39,29 @@ class StatusPanel(QWidget):
         layout.addWidget(self.bar)
         layout.addWidget(self.cancel_button)
         self._started = 0.0
+        self._reported_at = 0.0
         self._clock = QTimer(self)
         self._clock.setInterval(200)
         self._clock.timeout.connect(self._tick)
         self._last: Progress | None = None
+        self._time_left = TimeLeft()
 
-    def preparing(self) -> None:
-        """Kernels are being compiled or loaded."""
-        self.running("preparing solvers…")
+    def preparing(self, phase: str = "preparing solvers…") -> None:
+        """Kernels are being compiled or loaded (`phase`: which, when known)."""
+        if not self._clock.isActive():
+            self.running(phase)
+        self.phase.setText(phase)
         self.cancel_button.setEnabled(False)
+
+    def prepared(self) -> None:
+        """The kernels are ready: idle, with no run's figures to show."""
+        self.ready()
+        self.details.setText("")
 
     def ready(self, message: str = "ready") -> None:
         """Idle; `message` says how the last run ended."""
         if self._clock.isActive():
+            self._last = None if self._last is None else _ended(self._last)
             self._tick()
         self._clock.stop()
         self.phase.setText(message)
@@ -57,6 +73,7 @@ class StatusPanel(QWidget):
         """A run started: show `phase` and a busy bar until progress arrives."""
         self._started = time.perf_counter()
         self._last = None
+        self._time_left = TimeLeft()
         self.phase.setText(phase)
         self.details.setText("")
         self.bar.setRange(0, 0)
@@ -64,7 +81,10 @@ class StatusPanel(QWidget):
         self._clock.start()
 
     def show_progress(self, event: Progress) -> None:
+        """A progress report of this tab's run."""
         self._last = event
+        self._reported_at = time.perf_counter()
+        self._time_left.update(event.elapsed, event.fraction)
         self.phase.setText(event.phase)
         if event.fraction is not None:
             self.bar.setRange(0, 1000)
@@ -78,6 +98,19 @@ class StatusPanel(QWidget):
             self.details.setText(f"{elapsed:.1f} s")
             return
         rate = event.explored / event.elapsed if event.elapsed > 0 else 0.0
-        self.details.setText(
-            f"depth {event.depth} · {event.explored:,} explored · {rate:,.0f}/s · {elapsed:.1f} s"
-        )
+        parts = [f"depth {event.depth}", f"{event.explored:,} explored"]
+        if event.found:
+            parts.append(f"{event.found:,} found")
+        parts += [f"{rate:,.0f}/s", f"{elapsed:.1f} s"]
+        left = self._time_left.seconds
+        if event.fraction is not None and left is not None:
+            parts.append(
+                describe_time_left(max(0.0, left - (time.perf_counter() - self._reported_at)))
+            )
+        self.details.setText(" · ".join(parts))
+
+
+def _ended(event: Progress) -> Progress:
+    """The last report of a run that has ended: no time left, and no count found so far
+    beside the message that gives the run's final count."""
+    return Progress(event.phase, event.explored, event.elapsed, event.depth)

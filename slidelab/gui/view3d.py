@@ -11,7 +11,7 @@ piece is hovered or clicked.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -37,9 +37,11 @@ from PySide6.QtWidgets import (
 
 from slidelab.errors import SlidelabError
 from slidelab.export.gif import write_gif
+from slidelab.export.gif_options import GifOptions
 from slidelab.geometry.meshes import Mesh, voxel_mesh
 from slidelab.geometry.palettes import PROBLEM_COLOUR, RGB
 from slidelab.geometry.scene import ScenePiece, explode_offsets, lambert, pick, sliced
+from slidelab.gui.gif_export import GifExport
 from slidelab.gui.images import image_to_rgb, save_png
 
 BACKGROUND: RGB = (246, 246, 243)
@@ -213,7 +215,8 @@ class VoxelView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addWidget(self._toolbar())
+        layout.addWidget(self._camera_bar())
+        layout.addWidget(self._scene_bar())
         layout.addWidget(self._gl, 1)
         layout.addWidget(self.hover_label)
         self._show_hover_text()
@@ -221,8 +224,9 @@ class VoxelView(QWidget):
 
     # Toolbar ----------------------------------------------------------------------------
 
-    def _toolbar(self) -> QToolBar:
-        """A QToolBar, so a narrow view tucks what does not fit into its overflow menu."""
+    def _camera_bar(self) -> QToolBar:
+        """The first toolbar row: standard views and exports.  Two short rows fit a view a
+        third of a 1024-pixel window wide, so no button hides behind an overflow arrow."""
         bar = QToolBar()
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         for name, tip in (
@@ -233,8 +237,17 @@ class VoxelView(QWidget):
         ):
             bar.addAction(name.title(), partial(self.set_standard_view, name)).setToolTip(tip)
         bar.addAction("Reset", self.reset_camera).setToolTip("Isometric view, fitted and centred")
-
         bar.addSeparator()
+        bar.addAction("PNG…", self._ask_png).setToolTip("Save the view as a PNG image")
+        bar.addAction("GIF…", self._ask_gif).setToolTip(
+            "Save a full turn round the scene as an animated GIF (a turntable)"
+        )
+        return bar
+
+    def _scene_bar(self) -> QToolBar:
+        """The second toolbar row: what of the scene is shown (explode, layers, box)."""
+        bar = QToolBar()
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         bar.addWidget(QLabel("Explode "))
         self.explode_slider = QSlider(Qt.Orientation.Horizontal)
         self.explode_slider.setRange(0, 100)
@@ -264,11 +277,6 @@ class VoxelView(QWidget):
         self.box_outline_action.setCheckable(True)
         self.box_outline_action.setChecked(True)
         self.box_outline_action.toggled.connect(self._update_box)
-        bar.addSeparator()
-        bar.addAction("PNG…", self._ask_png).setToolTip("Save the view as a PNG image")
-        bar.addAction("Turntable GIF…", self._ask_gif).setToolTip(
-            "Save a full turn round the scene as an animated GIF"
-        )
         return bar
 
     def _layer_spin_changed(self, value: int) -> None:
@@ -604,17 +612,20 @@ class VoxelView(QWidget):
     ) -> None:
         """Save a full turn of the camera round the scene, in `frames` steps, as a looping GIF
         of `size` (width, height) pixels (the view's size when None)."""
+        images = [image_to_rgb(image) for image in self._turntable(frames, size)]
+        write_gif(path, images, TURNTABLE_DELAY_MS)
+
+    def _turntable(self, frames: int, size: tuple[int, int] | None) -> Iterator[QImage]:
+        """A full turn of the camera round the scene in `frames` steps, rendered at `size`."""
         if frames < 1:
             raise ValueError(f"a turntable needs at least one frame, not {frames}")
         azimuth = self._gl.opts["azimuth"]
-        images = []
         try:
             for step in range(frames):
                 self._gl.setCameraPosition(azimuth=azimuth + 360 * step / frames)
-                images.append(image_to_rgb(self._render(size)))
+                yield self._render(size)
         finally:
             self._gl.setCameraPosition(azimuth=azimuth)
-        write_gif(path, images, TURNTABLE_DELAY_MS)
 
     def _ask_png(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save view", "view.png", "PNG images (*.png)")
@@ -622,15 +633,20 @@ class VoxelView(QWidget):
             self._report(lambda: self.export_png(path))
 
     def _ask_gif(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Save turntable", "turntable.gif", "GIF images (*.gif)"
+        self.gif_export = GifExport(
+            self,
+            "turn",
+            GifOptions(max(64, min(self.width(), 2048)), 3.6, 36),
+            self._turntable_frames,
+            lambda o: o.frames_per_step,
         )
-        if path:
-            QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-            try:
-                self._report(lambda: self.export_turntable_gif(path))
-            finally:
-                QApplication.restoreOverrideCursor()
+        self.gif_export.run("turntable.gif")
+
+    def _turntable_frames(self, options: GifOptions) -> Iterator[QImage]:
+        """The turntable for a GIF export: the view's shape scaled to `options.size` wide."""
+        scale = options.size / max(1, self.width(), self.height())
+        size = (max(1, round(self.width() * scale)), max(1, round(self.height() * scale)))
+        return self._turntable(options.frames_per_step, size)
 
     def _report(self, action) -> None:
         try:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidge
 from slidelab.fileio import read_text, write_text_atomically
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.worker import SolverFactory, SolverRunner
-from slidelab.runs import Found
+from slidelab.runs import Found, Progress
 
 FoundT = TypeVar("FoundT", bound=Found)
 
@@ -27,6 +27,8 @@ class Workbench(Protocol):
     default_name: str
     """File name proposed by Save As for an untitled document."""
     undo_stack: QUndoStack
+    status: StatusPanel
+    """The tab's own status line: its runs' progress and how the last one ended."""
 
     def is_modified(self) -> bool:
         """Whether the document has edits not yet saved."""
@@ -73,8 +75,8 @@ class TextDocument:
 
 
 class WorkbenchWidget(QWidget):
-    """What every workbench tab has: the shared solver thread and status line, and an undo
-    history whose clean state is the saved document."""
+    """What every workbench tab has: the shared solver thread, its own status line (whose
+    Cancel stops the run), and an undo history whose clean state is the saved document."""
 
     def __init__(
         self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None
@@ -82,6 +84,7 @@ class WorkbenchWidget(QWidget):
         super().__init__(parent)
         self.runner = runner
         self.status = status
+        status.cancelRequested.connect(runner.cancel)
         self.undo_stack = QUndoStack(self)
 
     def is_modified(self) -> bool:
@@ -97,7 +100,8 @@ class RunningWorkbench(WorkbenchWidget, Generic[FoundT]):
 
     Subclasses start runs with `start_run` and implement `run_finished` (the result; returns
     the status-line message), `run_stopped` and `_update_actions`, and `run_found` when their
-    solvers hand out results as they go.  Events of runs other tabs started are ignored.
+    solvers hand out results as they go.  Events of runs other tabs started are ignored: the
+    tab's status line shows only its own runs.
     """
 
     def __init__(
@@ -105,6 +109,7 @@ class RunningWorkbench(WorkbenchWidget, Generic[FoundT]):
     ) -> None:
         super().__init__(runner, status, parent)
         self.running = False
+        runner.progress.connect(self._progress)
         runner.found.connect(self._batch_found)
         runner.finished.connect(self._finished)
         runner.failed.connect(self._failed)
@@ -139,6 +144,10 @@ class RunningWorkbench(WorkbenchWidget, Generic[FoundT]):
 
     def _update_actions(self) -> None:
         raise NotImplementedError
+
+    def _progress(self, event: Progress) -> None:
+        if self.running:
+            self.status.show_progress(event)
 
     def _batch_found(self, batch: FoundT) -> None:
         if self.running:

@@ -22,7 +22,7 @@ from slidelab.polycube.family import POLYCUBE
 from slidelab.sliding.family import SLIDING
 
 MakeWorkbench = Callable[[SolverRunner, StatusPanel], Workbench]
-"""A workbench class: built with the window's solver runner and status line."""
+"""A workbench class: built with the window's solver runner and the tab's own status line."""
 
 WORKBENCHES: dict[str, MakeWorkbench] = {
     SLIDING: SlidingWorkbench,
@@ -33,10 +33,11 @@ WORKBENCHES: dict[str, MakeWorkbench] = {
 }
 
 
-def build_workbenches(runner: SolverRunner, status: StatusPanel) -> dict[str, Workbench]:
-    """One workbench per class in `WORKBENCHES`, keyed by every family it opens."""
+def build_workbenches(runner: SolverRunner) -> dict[str, Workbench]:
+    """One workbench per class in `WORKBENCHES`, each with its own status line, keyed by
+    every family it opens."""
     made: dict[MakeWorkbench, Workbench] = {}
     for make in WORKBENCHES.values():
         if make not in made:
-            made[make] = make(runner, status)
+            made[make] = make(runner, StatusPanel())
     return {family: made[make] for family, make in WORKBENCHES.items()}

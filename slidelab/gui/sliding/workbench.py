@@ -35,7 +35,9 @@ from PySide6.QtWidgets import (
 
 from slidelab.errors import SlidelabError
 from slidelab.export.gif import write_gif
+from slidelab.export.gif_options import GifOptions
 from slidelab.geometry.sliding_frames import still_frame
+from slidelab.gui.gif_export import GifExport
 from slidelab.gui.images import image_to_rgb, save_png
 from slidelab.gui.sliding.analysis_view import AnalysisView
 from slidelab.gui.sliding.board_view import BoardView
@@ -65,6 +67,12 @@ TOOLS = (
     ("erase", "Erase", "Click a piece to delete it"),
     ("goal_any", "Any", "Goal only: click a cell to accept any occupant there"),
     ("goal_empty", "Empty", "Goal only: click a cell to require it empty"),
+)
+KIND_NOTATION = (
+    "Draw a new kind of piece, or one more piece of a kind.\n"
+    "A kind is named by its number and its shape in Knuth's shorthand: rows from top to "
+    "bottom joined by '/', 1 for a cell of the piece, 0 for a gap (11/11 is a 2x2 square, "
+    "10/11 an L)."
 )
 GIF_STEPS_PER_MOVE = 8
 GIF_SIZE = 360
@@ -146,7 +154,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.tool_group.button(0).setChecked(True)
         self.tool_group.idClicked.connect(lambda index: self.editor.set_tool(TOOLS[index][0]))
         self.kind_choice = QComboBox()
-        self.kind_choice.setToolTip("Draw a new kind of piece, or one more piece of a kind")
+        self.kind_choice.setToolTip(KIND_NOTATION)
         self.kind_choice.currentIndexChanged.connect(self._kind_chosen)
         goal_from_start = QPushButton("Goal = start")
         goal_from_start.setToolTip("Copy the starting configuration into the goal")
@@ -450,14 +458,14 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     # Exports -----------------------------------------------------------------------------
 
-    def _solution_frames(self):
-        """Rendered images of the solution, GIF_STEPS_PER_MOVE per move, then the goal."""
+    def _solution_frames(self, steps: int = GIF_STEPS_PER_MOVE, size: int = GIF_SIZE):
+        """Rendered images of the solution, `steps` per move, then the goal."""
         result, puzzle = self._solution, self._solved_puzzle
         assert result is not None and puzzle is not None and result.moves
         view = BoardView()
-        for step in range(result.moves * GIF_STEPS_PER_MOVE + 1):
-            view.set_frame(frame_at(puzzle, result.path, step / GIF_STEPS_PER_MOVE))
-            yield view.render_image(GIF_SIZE, GIF_SIZE)
+        for step in range(result.moves * steps + 1):
+            view.set_frame(frame_at(puzzle, result.path, step / steps))
+            yield view.render_image(size, size)
 
     def export_gif(self, path: str) -> None:
         frames = [image_to_rgb(image) for image in self._solution_frames()]
@@ -472,11 +480,16 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         return count
 
     def _ask_export_gif(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export animated GIF", "solution.gif", "GIF images (*.gif)"
+        moves = (self._solution.moves or 0) if self._solution is not None else 0
+        self.gif_export = GifExport(
+            self,
+            "move",
+            GifOptions(GIF_SIZE, 0.48, GIF_STEPS_PER_MOVE),
+            lambda o: self._solution_frames(o.frames_per_step, o.size),
+            lambda o: moves * o.frames_per_step + 1,
+            hold_last_ms=1500,
         )
-        if path:
-            self._report(lambda: self.export_gif(path))
+        self.gif_export.run("solution.gif")
 
     def _ask_export_frames(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Export PNG frames into")
