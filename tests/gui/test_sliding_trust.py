@@ -154,6 +154,7 @@ def test_refused_edits_say_what_to_do_instead(window, qtbot):
     bench.kind_choice.setCurrentIndex(0)
     drag(qtbot, editor, [(3, 0)])  # a fine edit clears the message
     assert bench.edit_message.text() == ""
+    assert window.status_panel.phase.text() == "ready"
 
 
 def test_any_is_dragged_and_every_other_cell_can_be_any(window, qtbot):

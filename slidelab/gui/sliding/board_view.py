@@ -226,7 +226,7 @@ class BoardView(QWidget):
         """A dashed outline in the kind's colour, on a light halo so it shows over any piece."""
         s = geometry.size
         path = piece_path(geometry, piece.cells)
-        width = max(1.5, s / 18)
+        width = min(max(1.5, s / 18), 4.0)
         colour = qcolour(KIND_COLOURS.get(piece.kind, UNKNOWN_KIND_COLOUR)).darker(130)
         painter.save()
         painter.setBrush(Qt.BrushStyle.NoBrush)

@@ -97,7 +97,8 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.player = SolutionPlayer(self.solution_view)
         self.player.positionChanged.connect(self._position_changed)
         self.move_list = QListWidget()
-        self.move_list.setMaximumWidth(240)
+        self.move_list.setMaximumWidth(300)
+        self.move_list.setWordWrap(True)
         self.move_list.currentRowChanged.connect(self._move_chosen)
         self.analysis_view = AnalysisView()
         self.analysis_board = BoardView()
@@ -151,6 +152,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.tool_group.idClicked.connect(lambda index: self.editor.set_tool(TOOLS[index][0]))
         self.kind_choice = QComboBox()
         self.kind_choice.setToolTip("Draw a new kind of piece, or one more piece of a kind")
+        self.kind_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.kind_choice.currentIndexChanged.connect(self._kind_chosen)
         goal_from_start = QPushButton("Goal = start")
         goal_from_start.setToolTip("Copy the starting configuration into the goal")
@@ -313,7 +315,10 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         index = self.kind_choice.findData(chosen)
         self.kind_choice.setCurrentIndex(max(index, 0))
         self.kind_choice.blockSignals(False)
-        self.edit_message.setText("")
+        if self.edit_message.text():
+            self.edit_message.setText("")
+            if not self.runner.busy:
+                self.status.ready()
         self.problems.clear()
         for problem in draft.problems():
             self.problems.addItem(problem.message)
