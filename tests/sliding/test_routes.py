@@ -96,3 +96,12 @@ def test_a_move_round_an_obstacle_goes_round_it():
     assert route.offset_at(0.5) == (1.0, 1.0)
     assert route.offset_at(0.125) == (0.5, 0.0)
     assert move_route(puzzle, start, start).steps == 0
+
+
+def test_configurations_more_than_one_move_apart_have_no_route():
+    kinds = (PieceKind("1", ((0, 0),)), PieceKind("2", ((0, 0),)))
+    start = Configuration.of([Placement("1", 0, 0), Placement("2", 1, 0)])
+    apart = Configuration.of([Placement("1", 0, 1), Placement("2", 1, 2)])
+    puzzle = Puzzle(2, 3, kinds, frozenset(), start, Goal(apart.placements, frozenset()))
+    with pytest.raises(NoRouteError, match="not one move apart"):
+        move_route(puzzle, start, apart)

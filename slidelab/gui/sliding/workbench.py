@@ -334,12 +334,16 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
             return
         resized = draft.resized(rows, cols)
         lost = len(draft.start) + len(draft.goal) - len(resized.start) - len(resized.goal)
-        if lost and not self._confirm_resize(rows, cols, lost):
+        if lost:
+            # The spin boxes show the current size while the question is open, so the
+            # editingFinished that the dialog's focus change sends asks nothing more.
             self._draft_changed(draft)
-            return
+            if not self._confirm_resize(rows, cols, lost):
+                return
         self.editor.apply_edit(resized, "Resize board")
 
     def _confirm_resize(self, rows: int, cols: int, lost: int) -> bool:
+        """Ask before a resize deletes `lost` pieces; True to go ahead."""
         answer = QMessageBox.question(
             self,
             "Resize the board",
