@@ -137,6 +137,7 @@ def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> No
     saved.append(folder / "sliding-compare.png")
     window.grab().save(str(saved[-1]))
 
+    saved += shoot_sliding_trust(window, folder, settle)
     saved += shoot_antislide(window, folder, settle)
     saved += shoot_polycube(window, folder, settle)
     saved += shoot_dissection(window, folder, settle)
@@ -152,6 +153,48 @@ def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> No
     QApplication.processEvents()
     for path in saved:
         print(path)
+
+
+def shoot_sliding_trust(window, folder: Path, settle) -> list[Path]:
+    """A style-2 move halfway along its bent route, the goal outlined and the move list named;
+    a refused edit; a partial goal too small for its pieces; the board after "no solution"."""
+    from slidelab.sliding.textformat import parse_puzzle
+
+    bench = window.by_family["sliding"]
+    saved = []
+    window.open_library(bench, "knuth-silly.slide")
+    bench.style_choice.setCurrentIndex(2)
+    bench.solve()
+    settle(lambda: not window.runner.busy)
+    bench.player.seek(1.5)
+    settle()
+    saved.append(folder / "sliding-route-mid-move.png")
+    window.grab().save(str(saved[-1]))
+
+    window.open_library(bench, "knuth-silly.slide")
+    bench.kind_choice.setCurrentIndex(bench.kind_choice.findData("1"))
+    bench.editor.set_piece_kind("1")
+    bench.editor._draw_piece(frozenset({(3, 2), (3, 3), (3, 4)}))
+    settle()
+    saved.append(folder / "sliding-refused-edit.png")
+    window.grab().save(str(saved[-1]))
+
+    window.open_library(bench, "knuth-silly.slide")
+    bench.goal_mode.setChecked(True)
+    draft = bench.editor.draft()
+    for piece in [p for p in draft.goal if p.kind == "3"]:
+        draft = draft.without_piece(piece, goal=True)
+    bench.editor.apply_edit(draft.with_goal_cells([(0, 0)], "any"), "Mark any")
+    settle()
+    saved.append(folder / "sliding-goal-cannot-hold.png")
+    window.grab().save(str(saved[-1]))
+
+    bench.load_puzzle(parse_puzzle("1 x 3\n1 = 1\n2 = 1\n12\n021\n"))
+    bench.solve()
+    settle(lambda: not window.runner.busy)
+    saved.append(folder / "sliding-no-solution.png")
+    window.grab().save(str(saved[-1]))
+    return saved
 
 
 def shoot_antislide(window, folder: Path, settle) -> list[Path]:

@@ -7,12 +7,14 @@ animations without Qt.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.model import Cell, Configuration, PieceKind, Placement, Problem, Puzzle
+from slidelab.sliding.routes import move_route
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class Frame:
     """Cells a partial goal requires empty (a faint dot)."""
     problem_cells: frozenset[Cell] = frozenset()
     """Cells to mark in red."""
+    goal: tuple[DrawnPiece, ...] = ()
+    """The goal's pieces where they must end, drawn as outlines (on the Solution view)."""
 
 
 def still_frame(
@@ -99,81 +103,19 @@ def _goal_marks(source: Draft | Puzzle) -> tuple[frozenset[Cell], frozenset[Cell
     return source.goal.any_cells - source.obstacles, source.goal.empty
 
 
-def moved_pieces(before: Configuration, after: Configuration) -> list[tuple[Placement, Placement]]:
-    """The pieces one move carries, as (where it was, where it went), sorted.
-
-    Pieces of one kind are indistinguishable, so the set difference of the two
-    configurations can pair them wrongly: when a group of two '3's moves right by
-    one cell, only the left one seems to have left and a new one to have appeared
-    two cells away.  A move (of any style, superpiece or not) shifts all its pieces
-    by one common displacement, so this looks for the shortest displacement `d` and
-    the set `S` of pieces with `after = (before - S) + (S + d)`, and pairs each piece
-    of `S` with itself moved by `d`.  If no single displacement explains the change
-    (the two configurations are not one move apart), the pieces that left are paired
-    with those that arrived kind by kind, in sorted order.
-    """
-    old, new = set(before.placements), set(after.placements)
-    left, arrived = sorted(old - new), sorted(new - old)
-    if not left:
-        return []
-    for dr, dc in _candidate_displacements(left[0], arrived):
-        group = _group_moving_by(left, old, new, dr, dc)
-        if group is not None:
-            return [(p, Placement(p.kind, p.row + dr, p.col + dc)) for p in sorted(group)]
-    pairs = []
-    for kind in sorted({p.kind for p in left}):
-        sources = [p for p in left if p.kind == kind]
-        targets = [p for p in arrived if p.kind == kind]
-        pairs += list(zip(sources, targets, strict=False))
-    return pairs
-
-
-def _candidate_displacements(first: Placement, arrived: list[Placement]) -> list[Cell]:
-    """Displacements that could carry `first` onto an arrived piece, perhaps through a
-    chain of same-kind pieces that each take the place of the next: shortest first."""
-    found: set[Cell] = set()
-    for target in arrived:
-        if target.kind != first.kind:
-            continue
-        dr, dc = target.row - first.row, target.col - first.col
-        steps = math.gcd(dr, dc)
-        for k in range(1, steps + 1):
-            if steps % k == 0:
-                found.add((dr // k, dc // k))
-    return sorted(found, key=lambda d: (abs(d[0]) + abs(d[1]), d))
-
-
-def _group_moving_by(
-    left: list[Placement], old: set[Placement], new: set[Placement], dr: int, dc: int
-) -> set[Placement] | None:
-    group: set[Placement] = set()
-    todo = list(left)
-    while todo:
-        piece = todo.pop()
-        if piece in group:
-            continue
-        group.add(piece)
-        moved = Placement(piece.kind, piece.row + dr, piece.col + dc)
-        if moved not in new:
-            return None
-        if moved in old:  # it takes the place of a same-kind piece, which must move on too
-            todo.append(moved)
-    shifted = {Placement(p.kind, p.row + dr, p.col + dc) for p in group}
-    return group if (old - group) | shifted == new else None
-
-
 def frame_between(puzzle: Puzzle, before: Configuration, after: Configuration, t: float) -> Frame:
     """The board a fraction `t` (0 to 1) of the way through the move from `before` to `after`.
 
-    The pieces that move (see `moved_pieces`) are highlighted and drawn at their
-    `before` cells plus `t` times their displacement, in a straight glide even when
-    a style-2 or style-5 move follows a bent path; the other pieces are at rest.
-    At `t` = 1 the moved pieces rest on their new cells (offset 0), still highlighted,
-    so apart from the highlight the frames at 0 and 1 are `still_frame`s of `before`
-    and `after`.
+    The pieces that move (see `move_route`) are highlighted and drawn along a shortest
+    route of their group through the cells empty before the move, one cell step after
+    another with every step taking the same time, so a bent style-2 or style-5 move is
+    drawn as it really goes and never across another piece; the other pieces are at
+    rest.  At `t` = 1 the moved pieces rest on their new cells (offset 0), still
+    highlighted, so apart from the highlight the frames at 0 and 1 are `still_frame`s of
+    `before` and `after`.  Raises NoRouteError when the two are not one move apart.
     """
     t = min(max(float(t), 0.0), 1.0)
-    pairs = moved_pieces(before, after)
+    route = move_route(puzzle, before, after)
     kinds: dict[str, PieceKind] = {kind.name: kind for kind in puzzle.kinds}
 
     def cells(placement: Placement) -> tuple[Cell, ...]:
@@ -181,16 +123,63 @@ def frame_between(puzzle: Puzzle, before: Configuration, after: Configuration, t
 
     pieces = []
     if t == 1.0:
-        arrived = {target for _, target in pairs}
+        arrived = {target for _, target in route.pairs}
         for placement in after.placements:
             lit = placement in arrived
             pieces.append(DrawnPiece(placement.kind, cells(placement), (0.0, 0.0), lit))
     else:
-        target = dict(pairs)
+        moving = {source for source, _ in route.pairs}
+        offset = route.offset_at(t)
         for placement in before.placements:
-            offset, lit = (0.0, 0.0), placement in target
-            if lit:
-                to = target[placement]
-                offset = (t * (to.row - placement.row), t * (to.col - placement.col))
-            pieces.append(DrawnPiece(placement.kind, cells(placement), offset, lit))
+            lit = placement in moving
+            shift = offset if lit else (0.0, 0.0)
+            pieces.append(DrawnPiece(placement.kind, cells(placement), shift, lit))
     return Frame(puzzle.rows, puzzle.cols, tuple(pieces), frozenset(puzzle.obstacles))
+
+
+def solution_frame(puzzle: Puzzle, path: Sequence[Configuration], position: float) -> Frame:
+    """The picture `position` moves into the solution `path`, with the goal outlined.
+
+    At a whole move the pieces that just moved stay highlighted; between moves the
+    moving pieces are drawn part of the way along their route (`frame_between`).  The
+    app's player and the GIF export both draw these frames.
+    """
+    moves = len(path) - 1
+    position = min(max(position, 0.0), float(moves))
+    index = math.floor(position)
+    fraction = position - index
+    if fraction > 0:
+        frame = frame_between(puzzle, path[index], path[index + 1], fraction)
+    elif index == 0:
+        frame = still_frame(puzzle, path[0].placements)
+    else:
+        frame = frame_between(puzzle, path[index - 1], path[index], 1.0)
+    return dataclasses.replace(frame, goal=goal_outline(puzzle))
+
+
+def solution_frames(
+    puzzle: Puzzle, path: Sequence[Configuration], steps_per_move: int
+) -> Iterator[Frame]:
+    """The frames of an animation of the solution `path`: `steps_per_move` per move, each
+    move drawn cell by cell along its route (`solution_frame`), then the goal reached.
+    The GIF and PNG-frame exports render these."""
+    moves = len(path) - 1
+    for step in range(moves * steps_per_move + 1):
+        yield solution_frame(puzzle, path, step / steps_per_move)
+
+
+def goal_outline(puzzle: Puzzle) -> tuple[DrawnPiece, ...]:
+    """The pieces the goal places, at rest where they must end, for outlining."""
+    kinds = {kind.name: kind for kind in puzzle.kinds}
+    return tuple(
+        DrawnPiece(p.kind, tuple(kinds[p.kind].cells_at(p.anchor)), (0.0, 0.0))
+        for p in puzzle.goal.placements
+        if p.kind in kinds
+    )
+
+
+def current_move(position: float) -> int:
+    """The number of the move shown `position` moves into a solution: the move under way
+    between whole moves, else the move just made (0 at the start).  The player's counter and
+    the move list's highlight both show this number."""
+    return math.ceil(position)

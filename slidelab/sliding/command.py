@@ -164,7 +164,7 @@ def _report(puzzle: Puzzle, outcome: SolveResult | Analysis) -> str:
         heading = (
             "Start"
             if move == 0
-            else f"Move {move}: " + describe_move(outcome.path[move - 1], config)
+            else f"Move {move}: " + describe_move(puzzle, outcome.path[move - 1], config)
         )
         lines += ["", heading, render_board(puzzle, config.placements, "  ")]
     return "\n".join(lines)

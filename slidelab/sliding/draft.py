@@ -24,6 +24,7 @@ Goal semantics:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -55,7 +56,8 @@ class DraftError(SlidelabError, ValueError):
         self.problems: tuple[Problem, ...] = tuple(problems)
 
 
-def _where(cell: Cell) -> str:
+def cell_name(cell: Cell) -> str:
+    """A cell as messages name it."""
     return f"row {cell[0]}, column {cell[1]}"
 
 
@@ -196,7 +198,35 @@ class Draft:
             found.append(Problem(problem.message, tuple(sorted(cells))))
         if self.partial and not self.any_cells:
             found.append(Problem("a partial goal needs at least one cell marked 'any'"))
+        elif self.partial:
+            found += self._room_problems(start, named)
         return found
+
+    def _room_problems(self, start: Configuration, named: tuple[Placement, ...]) -> list[Problem]:
+        """Why the pieces a partial goal leaves free cannot all stand on its 'any' cells:
+        too few cells in all, or a piece whose shape fits nowhere among them."""
+        loose = Counter(start.kind_counts())
+        loose.subtract(p.kind for p in named)
+        kinds = self.kind_map()
+        free = self.any_cells
+        need = sum(kinds[name].size * count for name, count in loose.items() if count > 0)
+        if need > len(free):
+            return [
+                Problem(
+                    f"the goal cannot hold the pieces: those it does not place cover {need} "
+                    f"cells but only {len(free)} are 'any'; mark more cells 'any'",
+                    tuple(sorted(free)),
+                )
+            ]
+        return [
+            Problem(
+                f"the goal cannot hold piece {name}: no place among the 'any' cells has its "
+                "shape; mark more cells 'any'",
+                tuple(sorted(free)),
+            )
+            for name in sorted(name for name, count in loose.items() if count > 0)
+            if not any(set(kinds[name].cells_at(anchor)) <= free for anchor in free)
+        ]
 
     def to_puzzle(self) -> Puzzle:
         """The puzzle this draft describes; raises `DraftError` listing its problems."""
@@ -256,7 +286,8 @@ class Draft:
             raise DraftError(f"bad piece kind '{kind}': use 1-9 or a-f")
         elif kind in kinds and kinds[kind].cells != shape:
             raise DraftError(
-                f"the cells drawn do not have the shape of kind {kind} ({kinds[kind].pattern()})"
+                f"the cells drawn do not have the shape of kind {kind} "
+                f"({kinds[kind].pattern()}): draw that shape, or choose 'new kind' under Kind"
             )
         else:
             name = kind
@@ -284,7 +315,7 @@ class Draft:
     def toggled_obstacle(self, cell: Cell) -> Draft:
         """An obstacle added at `cell`, or removed if one is there (start and goal alike)."""
         if not self.on_board(cell):
-            raise DraftError(f"{_where(cell)} is not on the board")
+            raise DraftError(f"{cell_name(cell)} is not on the board")
         return replace(self, obstacles=self.obstacles ^ {cell})
 
     def with_goal_cell(self, cell: Cell, state: str) -> Draft:
@@ -297,18 +328,37 @@ class Draft:
         if state not in GOAL_CELL_STATES:
             raise DraftError(f"a goal cell can be 'empty' or 'any', not '{state}'")
         if not self.on_board(cell):
-            raise DraftError(f"{_where(cell)} is not on the board")
+            raise DraftError(f"{cell_name(cell)} is not on the board")
         if cell in self.obstacles:
-            raise DraftError(f"{_where(cell)} is an obstacle")
+            raise DraftError(f"{cell_name(cell)} is an obstacle: no goal mark is needed there")
         named = self.piece_at(cell, goal=True)
         if named is not None:
-            raise DraftError(f"{_where(cell)} holds goal piece {named.kind}; erase it first")
+            raise DraftError(f"{cell_name(cell)} holds goal piece {named.kind}; erase it first")
         if state == "any":
             return replace(self, partial=True, goal_empty=self.goal_empty - {cell})
         if not self.partial:
             return self
         draft = replace(self, goal_empty=self.goal_empty | {cell})
         return draft if draft.any_cells else replace(draft, partial=False)
+
+    def with_goal_cells(self, cells: Iterable[Cell], state: str) -> Draft:
+        """`with_goal_cell` for every cell of a stroke dragged across the board; cells that
+        cannot be marked (obstacles, goal pieces) are passed over, and only a stroke with no
+        markable cell is refused, with the first cell's reason."""
+        draft, refusal = self, None
+        for cell in cells:
+            try:
+                draft = draft.with_goal_cell(cell, state)
+            except DraftError as error:
+                refusal = refusal or error
+        if draft is self and refusal is not None:
+            raise refusal
+        return draft
+
+    def with_other_goal_cells_any(self) -> Draft:
+        """A partial goal in which every cell not covered by a goal piece and not an obstacle
+        accepts any occupant: the goal then asks only for its own pieces."""
+        return replace(self, partial=True, goal_empty=frozenset())
 
     def goal_from_start(self) -> Draft:
         """The start copied as a full goal."""
@@ -358,7 +408,7 @@ class Draft:
             inside = tuple(cell for cell in cells if self.on_board(cell))
             if len(inside) < len(cells):
                 message = (
-                    f"piece {placement.kind} at {_where(placement.anchor)} "
+                    f"piece {placement.kind} at {cell_name(placement.anchor)} "
                     f"does not fit on the board in the {where}"
                 )
                 found.append(Problem(message, inside or (placement.anchor,)))
@@ -372,7 +422,7 @@ class Draft:
 
     def _missing(self, placement: Placement, goal: bool) -> str:
         where = "goal" if goal else "start"
-        return f"the {where} has no piece {placement.kind} at {_where(placement.anchor)}"
+        return f"the {where} has no piece {placement.kind} at {cell_name(placement.anchor)}"
 
 
 def _check_size(rows: int, cols: int) -> None:

@@ -1,4 +1,4 @@
-"""Plain-text pictures of configurations and move descriptions, for the command line.
+"""Plain-text pictures of configurations, and names of moves that people read.
 
 Cells of one piece are joined by `-` (across) and `|` (down), as in Knuth's
 program, so pieces of the same kind standing side by side stay distinguishable;
@@ -8,6 +8,7 @@ the lines of `|` are left out when no piece spans two rows.
 from __future__ import annotations
 
 from slidelab.sliding.model import Cell, Configuration, Placement, Puzzle
+from slidelab.sliding.routes import move_route
 
 EMPTY = "."
 OBSTACLE = "x"
@@ -42,14 +43,13 @@ def render_board(puzzle: Puzzle, placements: tuple[Placement, ...], indent: str 
     return "\n".join(lines)
 
 
-def describe_move(before: Configuration, after: Configuration) -> str:
-    """Which pieces left which cells for which, e.g. `3 (4,0)->(1,3)`."""
-    left = sorted(set(before.placements) - set(after.placements))
-    arrived = sorted(set(after.placements) - set(before.placements))
-    parts = []
-    for kind in sorted({p.kind for p in left}):
-        sources = [p for p in left if p.kind == kind]
-        targets = [p for p in arrived if p.kind == kind]
-        for source, target in zip(sources, targets, strict=False):
-            parts.append(f"{kind} ({source.row},{source.col})->({target.row},{target.col})")
-    return ", ".join(parts)
+def describe_move(puzzle: Puzzle, before: Configuration, after: Configuration) -> str:
+    """The move from `before` to `after` as people say it: the piece (or the pieces of a
+    superpiece, joined by `+`), then each straight leg of its route with its length, e.g.
+    `3 right 1`, `1 down 2, then left 1`, `3+5 up 1`."""
+    route = move_route(puzzle, before, after)
+    if not route.pairs:
+        return "no move"
+    pieces = "+".join(source.kind for source, _ in route.pairs)
+    legs = ", then ".join(f"{direction} {cells}" for direction, cells in route.legs())
+    return f"{pieces} {legs}"

@@ -388,6 +388,7 @@ def _layers(
                 first, _ = goal.scan(space, before, space.n, True)
                 if first >= 0:
                     outcome.goal_index = first
+                    yield _progress(expander, first + 1, started, distance)
                     return
             if status == kernels.NEED_ROOM and not space.make_room(limit):
                 outcome.limit_message = (
@@ -396,12 +397,19 @@ def _layers(
                     f"{space.bytes_used() / 2**20:,.1f} MiB"
                 )
                 return
-            yield Progress(
-                phase=f"breadth-first search, style {expander.style.number}",
-                explored=space.n,
-                elapsed=time.perf_counter() - started,
-                depth=distance,
-            )
+            yield _progress(expander, space.n, started, distance if space.n > hi else distance - 1)
+
+
+def _progress(expander: _Expander, explored: int, started: float, depth: int) -> Progress:
+    """A progress event whose `depth` is the distance, in moves, of the farthest
+    configurations met so far and whose `explored` counts them as the result will, so
+    the last event of a run shows the same figures as its result."""
+    return Progress(
+        phase=f"breadth-first search, style {expander.style.number}",
+        explored=explored,
+        elapsed=time.perf_counter() - started,
+        depth=depth,
+    )
 
 
 def solve(

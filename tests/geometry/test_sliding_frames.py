@@ -15,12 +15,13 @@ from slidelab.geometry.sliding_frames import (
     DrawnPiece,
     Frame,
     frame_between,
-    moved_pieces,
+    solution_frame,
     still_frame,
 )
 from slidelab.library import load_shipped
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.model import KIND_NAMES, Configuration, Placement
+from slidelab.sliding.routes import moved_pieces
 from slidelab.sliding.search import solve
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
@@ -149,9 +150,12 @@ def test_halfway_through_a_move_pieces_are_between_cells(silly):
     path = solution(silly, MoveStyle.SUPER_PATH)
     frame = frame_between(silly, path[1], path[2], 0.5)
     lit = {p.kind: p.offset for p in frame.pieces if p.highlighted}
-    assert lit == {"1": (1.0, 1.0), "2": (1.0, 1.0)}
+    # The superpiece goes down 2 then right 2, cell by cell, not diagonally through cells.
+    assert lit == {"1": (2.0, 0.0), "2": (2.0, 0.0)}
     quarter = frame_between(silly, path[1], path[2], 0.25)
-    assert {p.kind: p.offset for p in quarter.pieces if p.highlighted}["1"] == (0.5, 0.5)
+    assert {p.kind: p.offset for p in quarter.pieces if p.highlighted}["1"] == (1.0, 0.0)
+    eighth = frame_between(silly, path[1], path[2], 0.125)
+    assert {p.kind: p.offset for p in eighth.pieces if p.highlighted}["1"] == (0.5, 0.0)
     assert frame_between(silly, path[1], path[2], 7.0) == frame_between(silly, path[1], path[2], 1)
     assert all(not p.highlighted for p in frame_between(silly, path[0], path[0], 0.5).pieces)
 
@@ -179,3 +183,44 @@ def test_random_group_moves_of_identical_pieces_pair_consistently(cells, data):
     assert abs(sr) + abs(sc) <= abs(dr) + abs(dc)
     sources, targets = {a for a, _ in pairs}, {b for _, b in pairs}
     assert (set(before.placements) - sources) | targets == set(after.placements)
+
+
+def overlapping(frame: Frame) -> list[tuple[int, int]]:
+    """Pairs of pieces whose drawn cells (unit squares at fractional places) overlap, or that
+    stand on an obstacle or off the board."""
+    squares = [piece.positions() for piece in frame.pieces]
+
+    def meet(a: tuple[float, float], b: tuple[float, float]) -> bool:
+        return abs(a[0] - b[0]) < 1 - 1e-9 and abs(a[1] - b[1]) < 1 - 1e-9
+
+    clashes = []
+    for i, mine in enumerate(squares):
+        walls = [*frame.obstacles, *((-1, c) for c in range(frame.cols))]
+        walls += [(frame.rows, c) for c in range(frame.cols)]
+        walls += [(r, -1) for r in range(frame.rows)] + [(r, frame.cols) for r in range(frame.rows)]
+        if any(meet(cell, wall) for cell in mine for wall in walls):
+            clashes.append((i, -1))
+        for j in range(i + 1, len(squares)):
+            if any(meet(a, b) for a in mine for b in squares[j]):
+                clashes.append((i, j))
+    return clashes
+
+
+@pytest.mark.parametrize("name", ["knuth-silly.slide", "blockado.slide", "five-puzzle-2x3.slide"])
+@pytest.mark.parametrize("style", [MoveStyle.PATH, MoveStyle.SUPER_PATH, MoveStyle.SLIDE])
+def test_no_frame_of_a_solution_shows_two_pieces_overlapping(name, style):
+    puzzle = load_shipped("sliding", name, parse_puzzle)
+    path = solution(puzzle, style)
+    assert path
+    for before, after in pairwise(path):
+        for step in range(33):
+            frame = frame_between(puzzle, before, after, step / 32)
+            assert overlapping(frame) == [], (before, after, step)
+
+
+def test_the_solution_frame_outlines_the_goal(silly):
+    path = solution(silly, MoveStyle.PATH)
+    frame = solution_frame(silly, path, 1.5)
+    assert frame.goal == still_frame(silly, silly.goal.placements).pieces
+    assert frame.goal and solution_frame(silly, path, 0.0).goal == frame.goal
+    assert drawn(solution_frame(silly, path, 1.5)) == drawn(frame_between(silly, *path[1:3], 0.5))

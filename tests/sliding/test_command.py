@@ -57,8 +57,23 @@ def test_readable_solution_shows_boards(capsys, silly):
     assert main(["slide", silly, "--style", "5"]) == 0
     out = capsys.readouterr().out
     assert "style 5: 2 moves (165 configurations explored)" in out
-    assert "Move 1: 3 (4,0)->(1,3), 3 (4,1)->(1,4)" in out
+    assert "Move 1: 3+3 right 3, then up 3\n" in out
+    assert "Move 2: 1+2 down 2, then right 2\n" in out
     assert "  1-1-1 x x\n    |\n  2 1 2 . .\n" in out
+
+
+def test_moves_are_named_by_piece_direction_and_distance(capsys, silly):
+    assert main(["slide", silly, "--style", "2"]) == 0
+    moves = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Move")]
+    assert moves == [
+        "Move 1: 2 down 1, then right 2, then down 1",
+        "Move 2: 1 down 1, then right 2, then down 1",
+        "Move 3: 3 up 3, then right 4",
+        "Move 4: 3 up 3, then right 2",
+    ]
+    assert main(["slide", silly, "--style", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Move 1: 2 down 1\n" in out and "Move 2: 2 right 1\n" in out
 
 
 def test_unreachable_exits_with_1(capsys, tmp_path):

@@ -191,7 +191,7 @@ def test_goal_cells_refuse_obstacles_goal_pieces_and_bad_states():
 
 def test_a_partial_goal_may_name_fewer_pieces_and_covers_its_cells_from_empty():
     draft = Draft.blank(3, 3).with_piece({(0, 0)}, False).with_piece({(0, 1)}, False)
-    partial = draft.with_goal_cell((1, 1), "any")
+    partial = draft.with_goal_cell((1, 1), "any").with_goal_cell((1, 2), "any")
     assert partial.problems() == []
     assert partial.to_puzzle().goal.placements == ()
     named = partial.with_piece({(2, 2)}, goal=True)
@@ -210,6 +210,42 @@ def test_a_partial_goal_without_any_cell_is_a_problem():
     covered = partial.with_piece({(0, 1)}, goal=True)
     messages = [p.message for p in covered.problems()]
     assert "a partial goal needs at least one cell marked 'any'" in messages
+
+
+def test_a_partial_goal_that_cannot_hold_the_pieces_is_not_ready():
+    # Two unit pieces and a domino, the goal names none of them.
+    draft = Draft.blank(3, 3).with_piece({(0, 0)}, False).with_piece({(0, 1)}, False)
+    draft = draft.with_piece({(2, 0), (2, 1)}, False)
+    one_cell = draft.with_goal_cell((1, 1), "any")
+    [problem] = one_cell.problems()
+    assert problem.message == (
+        "the goal cannot hold the pieces: those it does not place cover 4 cells but only 1 "
+        "are 'any'; mark more cells 'any'"
+    )
+    assert problem.cells == ((1, 1),)
+    with pytest.raises(DraftError, match="cannot hold"):
+        one_cell.to_puzzle()
+    # Four cells, but no two side by side for the domino.
+    scattered = draft.with_goal_cells([(0, 0), (0, 2), (1, 1), (2, 0)], "any")
+    assert [p.message for p in scattered.problems()] == [
+        "the goal cannot hold piece 2: no place among the 'any' cells has its shape; "
+        "mark more cells 'any'"
+    ]
+    assert draft.with_goal_cells([(0, 0), (0, 1), (1, 1), (1, 2)], "any").problems() == []
+
+
+def test_a_stroke_marks_every_markable_cell_and_every_other_cell_can_become_any():
+    draft = Draft.blank(3, 3).with_piece({(0, 0)}, False).goal_from_start()
+    draft = draft.toggled_obstacle((2, 2))
+    stroke = draft.with_goal_cells([(0, 0), (1, 0), (1, 1), (2, 2)], "any")
+    assert stroke.any_cells == {(1, 0), (1, 1)}
+    assert stroke.with_goal_cells([(1, 0), (0, 0)], "empty").any_cells == {(1, 1)}
+    with pytest.raises(DraftError, match="holds goal piece 1"):
+        draft.with_goal_cells([(0, 0), (2, 2)], "any")
+    every = draft.with_other_goal_cells_any()
+    assert every.partial and every.goal_empty == frozenset()
+    assert every.any_cells == all_cells(3, 3) - {(0, 0), (2, 2)}
+    assert every.to_puzzle().goal.placements == (Placement("1", 0, 0),)
 
 
 def test_problems_name_their_cells_for_start_and_goal_separately():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from slidelab.errors import SlidelabError
+from slidelab.library import load_shipped
 from slidelab.runs import Progress, drive
 from slidelab.sliding.model import Configuration
 from slidelab.sliding.search import analyze, solve
@@ -170,3 +171,17 @@ def test_superpiece_styles_refuse_more_than_63_pieces():
 def test_big_board_with_many_identical_pieces():
     puzzle = parse_puzzle("32 x 32\n1 = 11/11\n2 = 1\n" + "2" * 40 + "1\n" + "2" * 40 + "0001\n")
     assert drive(solve(puzzle, MoveStyle.SLIDE)).moves == 1
+
+
+@pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.PATH, MoveStyle.SUPER_PATH])
+def test_the_last_progress_event_shows_the_figures_of_the_result(style):
+    """One number for each thing: the status line's last depth and explored count are the
+    result's moves and configurations explored (the farthest distance for an analysis)."""
+    puzzle = load_shipped("sliding", "klotski.slide", parse_puzzle)
+    for search, moves, explored in (
+        (solve, lambda r: r.moves, lambda r: r.states),
+        (analyze, lambda r: r.farthest_distance, lambda r: r.reachable),
+    ):
+        events: list[Progress] = []
+        result = drive(search(puzzle, style), on_progress=events.append)
+        assert (events[-1].depth, events[-1].explored) == (moves(result), explored(result))

@@ -150,6 +150,8 @@ class BoardView(QWidget):
         moving = [piece for piece in frame.pieces if piece.highlighted]
         for piece in resting + moving:
             self._paint_piece(painter, geometry, piece)
+        for piece in frame.goal:
+            self._paint_goal_outline(painter, geometry, piece)
         self._paint_problems(painter, geometry, frame.problem_cells)
         self.paint_overlay(painter, geometry)
 
@@ -216,6 +218,25 @@ class BoardView(QWidget):
             label = QRectF(anchor.left() + inset, anchor.top() + inset * 0.6, s / 2, s / 2)
             flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
             painter.drawText(label, int(flags), piece.kind)
+        painter.restore()
+
+    def _paint_goal_outline(
+        self, painter: QPainter, geometry: BoardGeometry, piece: DrawnPiece
+    ) -> None:
+        """A dashed outline in the kind's colour, on a light halo so it shows over any piece."""
+        s = geometry.size
+        path = piece_path(geometry, piece.cells)
+        width = min(max(1.5, s / 18), 4.0)
+        colour = qcolour(KIND_COLOURS.get(piece.kind, UNKNOWN_KIND_COLOUR)).darker(130)
+        painter.save()
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for pen in (
+            QPen(qcolour(HIGHLIGHT_COLOUR, 200), width + 2),
+            QPen(colour, width, Qt.PenStyle.DashLine),
+        ):
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            painter.setPen(pen)
+            painter.drawPath(path)
         painter.restore()
 
     def _paint_problems(

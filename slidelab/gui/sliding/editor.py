@@ -19,11 +19,14 @@ from slidelab.geometry.palettes import HALO_COLOUR, KIND_COLOURS
 from slidelab.geometry.sliding_frames import still_frame
 from slidelab.gui.sliding.board_view import BoardGeometry, BoardView, qcolour
 from slidelab.gui.undo import Snapshot
-from slidelab.sliding.draft import Draft, DraftError
+from slidelab.sliding.draft import Draft, DraftError, cell_name
 from slidelab.sliding.model import KIND_NAMES, Cell, PieceKind, Placement, Problem
 
 TOOLS = ("piece", "obstacle", "move", "erase", "goal_any", "goal_empty")
 """The editing tools, as `set_tool` names them."""
+
+GOAL_TOOLS = {"goal_any": "any", "goal_empty": "empty"}
+"""The tools that mark goal cells (clicked or dragged over), and the state they mark."""
 
 NEUTRAL_PREVIEW = (150, 150, 150)
 
@@ -138,7 +141,7 @@ class BoardEditor(BoardView):
         point = event.position()
         cell = self.cell_at(point)
         tool = self._tool
-        if tool == "piece":
+        if tool == "piece" or (tool in GOAL_TOOLS and self._goal):
             self._stroke = [cell] if cell is not None else []
             self._last_point = QPointF(point)
             self.update()
@@ -148,19 +151,23 @@ class BoardEditor(BoardView):
             self._try(lambda d: d.toggled_obstacle(cell), "Toggle obstacle")
         elif tool == "move":
             piece = self._draft.piece_at(cell, self._goal)
-            if piece is not None:
-                self._move = _Move(piece, cell, cell)
-                self.setCursor(Qt.CursorShape.ClosedHandCursor)
-                self.update()
+            if piece is None:
+                self._fail(f"no piece to move at {cell_name(cell)}: press on a piece and drag it")
+                return
+            self._move = _Move(piece, cell, cell)
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+            self.update()
         elif tool == "erase":
             piece = self._draft.piece_at(cell, self._goal)
-            if piece is not None:
-                self._try(lambda d: d.without_piece(piece, self._goal), f"Erase piece {piece.kind}")
-        elif not self._goal:
-            self._fail("switch to the goal to mark cells 'any' or 'empty'")
+            if piece is None:
+                self._fail(f"no piece to erase at {cell_name(cell)}: click on a piece")
+                return
+            self._try(lambda d: d.without_piece(piece, self._goal), f"Erase piece {piece.kind}")
         else:
-            state = "any" if tool == "goal_any" else "empty"
-            self._try(lambda d: d.with_goal_cell(cell, state), f"Mark goal cell {state}")
+            self._fail(
+                "'Any' and 'Empty' mark cells of the goal: switch to the goal (Goal, above "
+                "the board), then click or drag over cells"
+            )
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         point = event.position()
@@ -185,8 +192,12 @@ class BoardEditor(BoardView):
             cells = frozenset(self._stroke)
             self._stroke = None
             self.update()
-            if cells:
+            if cells and self._tool == "piece":
                 self._draw_piece(cells)
+            elif cells:
+                state = GOAL_TOOLS[self._tool]
+                text = f"Mark goal cell{'s' * (len(cells) > 1)} {state}"
+                self._try(lambda d: d.with_goal_cells(sorted(cells), state), text)
         elif self._move is not None:
             cell = self.cell_at(event.position())
             if cell is not None:
@@ -223,7 +234,10 @@ class BoardEditor(BoardView):
         to = (move.piece.row + dr, move.piece.col + dc)
         moved = Placement(move.piece.kind, *to)
         if not all(self._draft.on_board(cell) for cell in self._draft.cells_of(moved)):
-            self._fail(f"piece {move.piece.kind} would not fit on the board there")
+            self._fail(
+                f"piece {move.piece.kind} would not fit on the board there: "
+                "drop it where all its cells are on the board"
+            )
             return
         self._try(lambda d: d.moved_piece(move.piece, to, self._goal), f"Move piece {moved.kind}")
 
@@ -282,7 +296,8 @@ class BoardEditor(BoardView):
     def paint_overlay(self, painter: QPainter, geometry: BoardGeometry) -> None:
         if self._stroke:
             cells = frozenset(self._stroke)
-            self._paint_preview(painter, geometry, cells, self._preview_kind(cells))
+            kind = self._preview_kind(cells) if self._tool == "piece" else None
+            self._paint_preview(painter, geometry, cells, kind)
         elif self._move is not None and self._move.over != self._move.grabbed:
             move = self._move
             dr, dc = move.over[0] - move.grabbed[0], move.over[1] - move.grabbed[1]

@@ -18,26 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slidelab.geometry.sliding_frames import Frame, frame_between, still_frame
+from slidelab.geometry.sliding_frames import current_move, solution_frame
 from slidelab.gui.sliding.board_view import BoardView
 from slidelab.sliding.model import Configuration, Puzzle
 
 SLIDER_STEPS = 20
 """Slider positions per move, so scrubbing shows pieces mid-glide."""
-
-
-def frame_at(puzzle: Puzzle, path: tuple[Configuration, ...], position: float) -> Frame:
-    """The picture `position` moves into `path`; at a whole move the piece that just moved
-    stays highlighted, between moves the moving pieces are drawn mid-glide."""
-    moves = len(path) - 1
-    position = min(max(position, 0.0), float(moves))
-    index = math.floor(position)
-    fraction = position - index
-    if fraction > 0:
-        return frame_between(puzzle, path[index], path[index + 1], fraction)
-    if index == 0:
-        return still_frame(puzzle, path[0].placements)
-    return frame_between(puzzle, path[index - 1], path[index], 1.0)
 
 
 class SolutionPlayer(QWidget):
@@ -140,11 +126,11 @@ class SolutionPlayer(QWidget):
         """Show the board `position` moves into the solution."""
         self.position = min(max(position, 0.0), float(self.moves))
         if self.puzzle is not None and self.path:
-            self.view.set_frame(frame_at(self.puzzle, self.path, self.position))
+            self.view.set_frame(solution_frame(self.puzzle, self.path, self.position))
         self.slider.blockSignals(True)
         self.slider.setValue(round(self.position * SLIDER_STEPS))
         self.slider.blockSignals(False)
-        self.counter.setText(f"{self.position:.0f} / {self.moves}" if self.path else "")
+        self.counter.setText(f"{current_move(self.position)} / {self.moves}" if self.path else "")
         self.positionChanged.emit(self.position)
 
     def play(self) -> None:

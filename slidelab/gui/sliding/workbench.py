@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -36,13 +35,13 @@ from PySide6.QtWidgets import (
 from slidelab.errors import SlidelabError
 from slidelab.export.gif import write_gif
 from slidelab.export.gif_options import GifOptions
-from slidelab.geometry.sliding_frames import still_frame
+from slidelab.geometry.sliding_frames import current_move, solution_frames, still_frame
 from slidelab.gui.gif_export import GifExport
 from slidelab.gui.images import image_to_rgb, save_png
 from slidelab.gui.sliding.analysis_view import AnalysisView
 from slidelab.gui.sliding.board_view import BoardView
 from slidelab.gui.sliding.editor import BoardEditor
-from slidelab.gui.sliding.player import SolutionPlayer, frame_at
+from slidelab.gui.sliding.player import SolutionPlayer
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import RunningWorkbench, TextDocument
 from slidelab.gui.worker import SolverRunner
@@ -65,8 +64,12 @@ TOOLS = (
     ("obstacle", "Obstacle", "Click a cell to make it a permanent obstacle, or clear one"),
     ("move", "Move", "Drag a piece to another place"),
     ("erase", "Erase", "Click a piece to delete it"),
-    ("goal_any", "Any", "Goal only: click a cell to accept any occupant there"),
-    ("goal_empty", "Empty", "Goal only: click a cell to require it empty"),
+    (
+        "goal_any",
+        "Any",
+        "Goal only: click or drag over cells to accept any occupant there",
+    ),
+    ("goal_empty", "Empty", "Goal only: click or drag over cells to require them empty"),
 )
 KIND_NOTATION = (
     "Draw a new kind of piece, or one more piece of a kind.\n"
@@ -97,11 +100,13 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
         self.editor = BoardEditor(self.undo_stack)
         self.editor.draftChanged.connect(self._draft_changed)
+        self.editor.editFailed.connect(self._edit_refused)
         self.solution_view = BoardView()
         self.player = SolutionPlayer(self.solution_view)
         self.player.positionChanged.connect(self._position_changed)
         self.move_list = QListWidget()
-        self.move_list.setMaximumWidth(240)
+        self.move_list.setMaximumWidth(300)
+        self.move_list.setWordWrap(True)
         self.move_list.currentRowChanged.connect(self._move_chosen)
         self.analysis_view = AnalysisView()
         self.analysis_board = BoardView()
@@ -155,10 +160,21 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.tool_group.idClicked.connect(lambda index: self.editor.set_tool(TOOLS[index][0]))
         self.kind_choice = QComboBox()
         self.kind_choice.setToolTip(KIND_NOTATION)
+        self.kind_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.kind_choice.currentIndexChanged.connect(self._kind_chosen)
         goal_from_start = QPushButton("Goal = start")
         goal_from_start.setToolTip("Copy the starting configuration into the goal")
         goal_from_start.clicked.connect(self._goal_from_start)
+        self.others_any_button = QPushButton("Every other cell: any")
+        self.others_any_button.setToolTip(
+            "Make the goal partial: every cell no goal piece covers accepts any occupant, "
+            "so the goal asks only for the pieces placed in it"
+        )
+        self.others_any_button.clicked.connect(self._other_cells_any)
+        self.edit_message = QLabel("")
+        self.edit_message.setObjectName("edit_message")
+        self.edit_message.setWordWrap(True)
+        self.edit_message.setStyleSheet("color: #b00020")
         self.problems = QListWidget()
         self.problems.setMaximumHeight(80)
         self.problems.setToolTip("What must be fixed before the puzzle can be solved")
@@ -172,6 +188,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         top.addWidget(self.start_mode)
         top.addWidget(self.goal_mode)
         top.addWidget(goal_from_start)
+        top.addWidget(self.others_any_button)
         top.addStretch(1)
         second = QHBoxLayout()
         second.addLayout(tools)
@@ -182,6 +199,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         layout.addLayout(top)
         layout.addLayout(second)
         layout.addWidget(self.editor, 1)
+        layout.addWidget(self.edit_message)
         layout.addWidget(self.problems)
         return page
 
@@ -305,6 +323,10 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         index = self.kind_choice.findData(chosen)
         self.kind_choice.setCurrentIndex(max(index, 0))
         self.kind_choice.blockSignals(False)
+        if self.edit_message.text():
+            self.edit_message.setText("")
+            if not self.runner.busy:
+                self.status.ready()
         self.problems.clear()
         for problem in draft.problems():
             self.problems.addItem(problem.message)
@@ -313,14 +335,49 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self._update_actions()
 
     def _resize(self) -> None:
+        """Resize the board to the spin boxes' size, asking first when pieces would go."""
         draft = self.editor.draft()
-        if (self.rows.value(), self.cols.value()) != (draft.rows, draft.cols):
-            self.editor.apply_edit(
-                draft.resized(self.rows.value(), self.cols.value()), "Resize board"
-            )
+        rows, cols = self.rows.value(), self.cols.value()
+        if (rows, cols) == (draft.rows, draft.cols):
+            return
+        resized = draft.resized(rows, cols)
+        lost = len(draft.start) + len(draft.goal) - len(resized.start) - len(resized.goal)
+        if lost:
+            # The spin boxes show the current size while the question is open, so the
+            # editingFinished that the dialog's focus change sends asks nothing more.
+            self._draft_changed(draft)
+            if not self._confirm_resize(rows, cols, lost):
+                return
+        self.editor.apply_edit(resized, "Resize board")
+
+    def _confirm_resize(self, rows: int, cols: int, lost: int) -> bool:
+        """Ask before a resize deletes `lost` pieces; True to go ahead."""
+        answer = QMessageBox.question(
+            self,
+            "Resize the board",
+            f"A {rows} x {cols} board leaves out {lost} piece{'s' * (lost != 1)} "
+            "(start and goal). Delete them? (Edit > Undo brings them back.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def _goal_from_start(self) -> None:
         self.editor.apply_edit(self.editor.draft().goal_from_start(), "Goal from start")
+
+    def _other_cells_any(self) -> None:
+        self.goal_mode.setChecked(True)
+        self.editor.apply_edit(
+            self.editor.draft().with_other_goal_cells_any(), "Every other goal cell any"
+        )
+
+    def _edit_refused(self, message: str) -> None:
+        """Say why an edit was refused and what to do instead, under the board and in the
+        status line (unless a run is using the status line)."""
+        text = f"Not done: {message}."
+        self.edit_message.setText(text)
+        if not self.runner.busy:
+            self.status.ready(text)
 
     def _mode_changed(self) -> None:
         self.editor.set_mode(goal=self.goal_mode.isChecked())
@@ -386,29 +443,28 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     def _show_solution(self, puzzle: Puzzle, result: SolveResult) -> str:
         self._solved_puzzle = puzzle
         self._solution = result
+        explored = f"{result.states:,} configurations explored"
+        self.move_list.blockSignals(True)
+        self.move_list.clear()
         if result.moves is None:
             why = result.limit_message or "the goal cannot be reached"
             self.solution_summary.setText(
-                f"No solution in style {result.style.number}: {why} "
-                f"({result.states:,} configurations explored)."
+                f"No solution in style {result.style.number}: {why} ({explored}). "
+                "The board shows the start of the puzzle solved, its goal outlined."
             )
-            self.player.set_solution(None, ())
-            self.move_list.clear()
-            message = "no solution"
+            self.player.set_solution(puzzle, (puzzle.start,))
+            message = f"no solution · {explored}"
         else:
             self.solution_summary.setText(
-                f"{result.style.label}: {result.moves} moves "
-                f"({result.states:,} configurations explored)."
+                f"{result.style.label}: {result.moves} moves ({explored})."
             )
-            self.move_list.blockSignals(True)
-            self.move_list.clear()
             self.move_list.addItem("Start")
             for index in range(1, len(result.path)):
-                change = describe_move(result.path[index - 1], result.path[index])
+                change = describe_move(puzzle, result.path[index - 1], result.path[index])
                 self.move_list.addItem(f"{index}. {change}")
-            self.move_list.blockSignals(False)
             self.player.set_solution(puzzle, result.path)
-            message = f"solved in {result.moves} moves"
+            message = f"solved in {result.moves} moves · {explored}"
+        self.move_list.blockSignals(False)
         self.pages.setCurrentIndex(1)
         self.solution_view.setFocus()
         return message
@@ -441,7 +497,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     # Playback ----------------------------------------------------------------------------
 
     def _position_changed(self, position: float) -> None:
-        row = math.floor(position)
+        row = current_move(position)
         if self.move_list.currentRow() != row:
             self.move_list.blockSignals(True)
             self.move_list.setCurrentRow(row)
@@ -458,13 +514,15 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     # Exports -----------------------------------------------------------------------------
 
-    def _solution_frames(self, steps: int = GIF_STEPS_PER_MOVE, size: int = GIF_SIZE):
-        """Rendered images of the solution, `steps` per move, then the goal."""
+    def _solution_frames(
+        self, steps_per_move: int = GIF_STEPS_PER_MOVE, size: int = GIF_SIZE
+    ) -> Iterator[QImage]:
+        """Rendered images of the solution (`solution_frames`), ending on the goal."""
         result, puzzle = self._solution, self._solved_puzzle
         assert result is not None and puzzle is not None and result.moves
         view = BoardView()
-        for step in range(result.moves * steps + 1):
-            view.set_frame(frame_at(puzzle, result.path, step / steps))
+        for frame in solution_frames(puzzle, result.path, steps_per_move):
+            view.set_frame(frame)
             yield view.render_image(size, size)
 
     def export_gif(self, path: str) -> None:
