@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from slidelab.geometry.palettes import piece_colour
@@ -187,3 +188,35 @@ def test_a_spec_saved_as_xmpuzzle_reopens_as_a_burrtools_puzzle(window, qtbot, t
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert bench.result_text.text().startswith("240 assemblies")
+
+
+def test_a_box_the_pieces_cannot_fill_is_flagged_before_solve(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    bench = window.by_family["polycube"]
+    window.open_library(bench, "soma.pcube")
+    assert bench.solve_button.isEnabled() and bench.problem_text.text() == ""
+    add = next(b for b in bench.findChildren(QPushButton) if b.text() == "Add piece")
+    qtbot.mouseClick(add, LEFT)
+    assert not bench.solve_button.isEnabled()
+    assert bench.problem_text.text() == (
+        "The box has 27 cells but the pieces, every copy placed, fill 28: no packing can exist."
+    )
+    window.undo_group.undo()
+    assert bench.solve_button.isEnabled() and bench.problem_text.text() == ""
+
+
+def test_a_new_piece_is_selected_and_scrolled_to(window: MainWindow, qtbot: QtBot) -> None:
+    bench = window.by_family["polycube"]
+    window.open_library(bench, "soma.pcube")
+    window.show_workbench(bench)
+    bench.pages.setCurrentIndex(0)
+    add = next(b for b in bench.findChildren(QPushButton) if b.text() == "Add piece")
+    table = bench.piece_table
+    for added in range(1, 13):
+        qtbot.mouseClick(add, LEFT)
+        last = len(bench.draft.pieces) - 1
+        assert last == 6 + added and table.currentRow() == last
+        assert bench.piece_grid.colours == {(0, 0, 0): piece_colour(last)}
+        shown = table.viewport().rect()
+        assert shown.contains(table.visualItemRect(table.item(last, 0)))

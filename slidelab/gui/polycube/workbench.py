@@ -128,7 +128,7 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         self.piece_table.itemSelectionChanged.connect(self._piece_chosen)
         self.piece_table.itemChanged.connect(self._piece_edited)
         add = QPushButton("Add piece")
-        add.clicked.connect(lambda: self._edit(self.draft.added_piece(), "Add piece"))
+        add.clicked.connect(self._add_piece)
         self.remove_button = QPushButton("Remove piece")
         self.remove_button.clicked.connect(self._remove_piece)
         buttons = QHBoxLayout()
@@ -399,6 +399,13 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
                 changed = replace(piece, multiplicity=copies)
                 self._edit(self.draft.with_piece(n, changed), f"Copies of {piece.name}")
 
+    def _add_piece(self) -> None:
+        """Add a one-cube piece, then select it and scroll the table to it."""
+        self._edit(self.draft.added_piece(), "Add piece")
+        last = len(self.draft.pieces) - 1
+        self.piece_table.selectRow(last)
+        self.piece_table.scrollToItem(self.piece_table.item(last, 0))
+
     def _remove_piece(self) -> None:
         n = self._selected()
         if n is not None:
@@ -544,7 +551,7 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         if self.burr is not None:
             ready = self._burr_packing is not None
         else:
-            problems = self.draft.problems()
+            problems = self.draft.solve_problems()
             self.problem_text.setText("; ".join(problems).capitalize() + "." if problems else "")
             ready = not problems
         self.solve_button.setEnabled(ready and not self.runner.busy)
