@@ -23,7 +23,12 @@ that H_r maps onto each other.  The fixed count comes out too: r's orbit has
 |G| / |H_r| placements, each in as many solutions as r.  P is chosen to have as
 few representatives with a nontrivial stabiliser as possible, then as few
 representatives as possible.  When no piece qualifies, every solution is listed
-and merged (`count_orbits`).
+and merged by their least images (`canonical`).
+
+Listing the distinct solutions costs little more: each solution containing a
+representative with a trivial stabiliser is a class of its own, and of the
+others the first of each class met is kept, so one solution per class streams
+out as the engine finds it.
 """
 
 from __future__ import annotations
@@ -134,11 +139,6 @@ def canonical(solution: Iterable[int], permutations: Iterable[Permutation]) -> P
     """The least image of a solution (its option numbers) under the permutations."""
     chosen = tuple(solution)
     return min(tuple(sorted(perm[k] for k in chosen)) for perm in permutations)
-
-
-def count_orbits(solutions: Iterable[Iterable[int]], permutations: tuple[Permutation, ...]) -> int:
-    """How many classes the solutions fall into when the permutations' images are merged."""
-    return len({canonical(s, permutations) for s in solutions})
 
 
 def search_distinct(
