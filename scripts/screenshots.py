@@ -212,6 +212,7 @@ def shoot_dissection(window, folder: Path, settle) -> list[Path]:
     saved.append(folder / "dissection-moving.png")
     window.grab().save(str(saved[-1]))
     view.set_share(1.0)
+    bench._piece_hovered(0)
     bench.load_text("***\n***\n***\n", "square")
     bench.pieces.setValue(2)
     bench.distinct.setChecked(True)

@@ -242,6 +242,7 @@ def test_distinct_soma_lists_one_solution_of_each_class_as_found(
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert while_busy and 0 < while_busy[0] < 240  # rows shown while the run goes on
+    assert not bench.first.isEnabled()  # every class is listed: no limit applies
     assert bench.solution_count() == bench.solution_list.count() == 240
     packing = bench._packing
     assert packing is not None

@@ -193,6 +193,7 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
             "List one solution of each class under the box's rotations, and reflections too "
             "when the pieces come in mirror pairs (all of them: the limit below does not apply)"
         )
+        self.distinct.toggled.connect(lambda on: self.first.setEnabled(not on))
         self.mirror = QCheckBox("Pieces may be flipped (mirror images)")
         self.first = QSpinBox()
         self.first.setRange(0, 1_000_000)
