@@ -193,7 +193,6 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
             "List one solution of each class under the box's rotations, and reflections too "
             "when the pieces come in mirror pairs (all of them: the limit below does not apply)"
         )
-        self.distinct.toggled.connect(lambda on: self.first.setEnabled(not on))
         self.mirror = QCheckBox("Pieces may be flipped (mirror images)")
         self.first = QSpinBox()
         self.first.setRange(0, 1_000_000)
@@ -201,6 +200,7 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         self.first.setPrefix("first ")
         self.first.setValue(1000)
         self.first.setToolTip("Stop after this many solutions (0: find them all)")
+        self.distinct.toggled.connect(lambda on: self.first.setEnabled(not on))
         self.solve_button = QPushButton("Solve")
         self.solve_button.clicked.connect(self.solve)
         self.problem_text = QLabel()
