@@ -121,7 +121,7 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         self.flips = QCheckBox("Pieces may be turned over")
         self.fewest = QCheckBox("Fewest pieces (d at most)")
         self.fewest.setToolTip("Try 2, 3, ... pieces up to d and stop at the first that works")
-        self.distinct = QCheckBox("Distinct only (up to the target's symmetries)")
+        self.distinct = QCheckBox("Distinct only (up to symmetry)")
         self.distinct.setToolTip(
             "List one dissection of each class: two are the same when a turn of the target (or "
             "a mirror image, when pieces may be turned over) carries one onto the other, the "
@@ -130,6 +130,10 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         self.sort_choice = QComboBox()
         self.sort_choice.addItems(["order found", *(key.name for key in SORT_KEYS)])
         self.sort_choice.setToolTip("The order of the list")
+        self.sort_choice.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.sort_choice.setMinimumContentsLength(12)
         self.sort_choice.currentIndexChanged.connect(self._sort_changed)
         self.solve_button = QPushButton("Solve")
         self.solve_button.clicked.connect(self.solve)
