@@ -228,7 +228,8 @@ def shoot_antislide(window, folder: Path, settle) -> list[Path]:
 
 
 def shoot_polycube(window, folder: Path, settle) -> list[Path]:
-    """The Soma cube: a piece in the editor, then the first solution exploded."""
+    """The Soma cube: a piece in the editor, the first solution exploded, the 240 distinct
+    solutions listed, then pieces added: the newest selected, the box flagged as unfillable."""
     bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")
     bench.piece_table.selectRow(4)
@@ -243,11 +244,32 @@ def shoot_polycube(window, folder: Path, settle) -> list[Path]:
     settle()
     saved.append(folder / "polycube-soma-solution.png")
     window.grab().save(str(saved[-1]))
+    bench.distinct.setChecked(True)
+    bench.solve()
+    settle(lambda: not window.runner.busy)
+    bench.solution_list.setCurrentRow(239)
+    bench.view.set_explode(0.5)
+    settle()
+    saved.append(folder / "polycube-soma-distinct.png")
+    window.grab().save(str(saved[-1]))
+    bench.distinct.setChecked(False)
+    bench.view.set_explode(0.0)
+    bench.pages.setCurrentIndex(0)
+    for _ in range(12):
+        bench._add_piece()
+    settle()
+    saved.append(folder / "polycube-new-piece.png")
+    window.grab().save(str(saved[-1]))
+    bench.pages.setCurrentIndex(2)
+    settle()
+    saved.append(folder / "polycube-box-mismatch.png")
+    window.grab().save(str(saved[-1]))
     return saved
 
 
 def shoot_dissection(window, folder: Path, settle) -> list[Path]:
-    """Knuth's toy shape cut into 3 pieces; a solution, hovered, and half way into place."""
+    """Knuth's toy shape cut into 3 pieces; a solution, hovered, and half way into place; the
+    3 x 3 square's distinct 2-piece cuts sorted by turned pieces."""
     bench = window.by_family["dissection"]
     window.open_library(bench, "knuth-toy.dots")
     bench.pieces.setValue(3)
@@ -266,6 +288,18 @@ def shoot_dissection(window, folder: Path, settle) -> list[Path]:
     view.set_share(0.55)
     settle()
     saved.append(folder / "dissection-moving.png")
+    window.grab().save(str(saved[-1]))
+    view.set_share(1.0)
+    bench._piece_hovered(0)
+    bench.load_text("***\n***\n***\n", "square")
+    bench.pieces.setValue(2)
+    bench.distinct.setChecked(True)
+    bench.solve()
+    settle(lambda: not window.runner.busy)
+    bench.sort_choice.setCurrentIndex(3)
+    bench.solution_list.setCurrentRow(40)
+    settle()
+    saved.append(folder / "dissection-distinct-sorted.png")
     window.grab().save(str(saved[-1]))
     return saved
 

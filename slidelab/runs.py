@@ -7,7 +7,8 @@ result.  Closing the generator stops the run.
 
 `drive` runs a solver to its end with callbacks for progress and results and a
 stop check (the CLI, the GUI worker, the tests); `relay` does the same inside
-another solver, which passes the progress on and keeps the results.  A run
+another solver, which passes the progress on and keeps the results, and
+`translate` inside one that passes changed results on as well.  A run
 stopped early closes its solver and raises `RunStopped`.  No other code iterates
 a solver by hand.
 """
@@ -21,6 +22,7 @@ from typing import TypeVar
 
 ResultT = TypeVar("ResultT")
 FoundT = TypeVar("FoundT", bound="Found")
+PassedT = TypeVar("PassedT", bound="Found")
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,22 @@ def relay(
     """Pass `solver`'s progress on, hand its batches of results to `on_found`, and return its
     result.  `report` turns each progress event into the one passed on (running totals, say),
     or raises `RunStopped` to stop the run; the solver is closed however this ends."""
+
+    def keep(batch: FoundT) -> None:
+        if on_found is not None:
+            on_found(batch)
+
+    return (yield from translate(solver, keep, report))
+
+
+def translate(
+    solver: Generator[Progress | FoundT, None, ResultT],
+    change: Callable[[FoundT], PassedT | None],
+    report: Callable[[Progress], Progress] | None = None,
+) -> Generator[Progress | PassedT, None, ResultT]:
+    """`relay` that passes results on too: each batch as `change(batch)` (renumbered for an
+    enclosing problem, or only the new ones; None passes nothing on), each progress event as
+    `report` makes it.  The solver is closed however this ends."""
     try:
         while True:
             try:
@@ -73,8 +91,9 @@ def relay(
                 result: ResultT = end.value
                 return result
             if isinstance(event, Found):
-                if on_found is not None:
-                    on_found(event)
+                passed = change(event)
+                if passed is not None:
+                    yield passed
             else:
                 yield event if report is None else report(event)
     finally:

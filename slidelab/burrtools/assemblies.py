@@ -47,7 +47,7 @@ from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.polycube.rotations import REFLECTIONS, SYMMETRIES
 from slidelab.polycube.spec import Cell
 from slidelab.polycube.symmetry import Permutation, canonical, self_map
-from slidelab.runs import Progress, drive, relay
+from slidelab.runs import Progress, drive, translate
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,11 @@ class AssemblyCount:
     seconds: float
 
 
-def search_assemblies(packing: BurrPacking) -> Generator[Progress, None, AssemblyCount]:
-    """Count `packing`'s assemblies (module doc); yields the engine's progress, closing stops it."""
+def search_assemblies(
+    packing: BurrPacking, *, listing: bool = False
+) -> Generator[Progress | SolutionsFound, None, AssemblyCount]:
+    """Count `packing`'s assemblies (module doc); yields the engine's progress, closing stops it.
+    With `listing` it also hands out the first assembly of every class as soon as it is found."""
     started = time.perf_counter()
     rotations, reflections = result_symmetries(packing)
     partners = mirror_partners(packing)
@@ -77,15 +80,20 @@ def search_assemblies(packing: BurrPacking) -> Generator[Progress, None, Assembl
     classes: set[Permutation] = set()
     fixed = mirrorable = 0
 
-    def sort(batch: SolutionsFound) -> None:
+    def sort(batch: SolutionsFound) -> SolutionsFound | None:
         nonlocal fixed, mirrorable
+        fresh = []
         for solution in batch.solutions:
             fixed += 1
             reflected = bool(reflections) and _mirrorable(packing, solution, partners)
             mirrorable += reflected
-            classes.add(canonical(solution, mirrored if reflected else turned))
+            key = canonical(solution, mirrored if reflected else turned)
+            if key not in classes:
+                classes.add(key)
+                fresh.append(solution)
+        return SolutionsFound(tuple(fresh)) if fresh and listing else None
 
-    yield from relay(solve(packing.exact_cover), sort)
+    yield from translate(solve(packing.exact_cover), sort)
     return AssemblyCount(
         len(classes), fixed, len(rotations), len(reflections), mirrorable,
         time.perf_counter() - started,

@@ -7,8 +7,9 @@ import json
 import os
 import sys
 from collections.abc import Generator
-from typing import Any
+from typing import Any, TypeVar
 
+from slidelab.dissection.distinct import DistinctRun, only_distinct
 from slidelab.dissection.model import Dissection, Solution, square_source
 from slidelab.dissection.search import DissectionResult, SolutionsFound, smallest, solve
 from slidelab.dissection.shape import parse_region, parse_shape
@@ -28,6 +29,8 @@ PRINT_ROWS = 1 << 16
 
 Outcome = DissectionResult | SplitDissection
 """What a dissection command's search returns: one run's result, or a split run's."""
+ResultT = TypeVar("ResultT")
+Search = Generator[Progress | SolutionsFound, None, Outcome]
 
 
 def register(subcommands: SubParsers) -> None:
@@ -60,6 +63,12 @@ def register(subcommands: SubParsers) -> None:
         help="raise the number of pieces from 2 until there are solutions (D at most); "
         "searches in one process",
     )
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="keep one dissection of each class up to the target's symmetries (its turns, and "
+        "mirror images with --flips): the first found; with --count, count the classes",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_parallel_arguments(parser)
     parser.set_defaults(run=run)
@@ -78,15 +87,24 @@ def run(args: argparse.Namespace) -> int:
         )
     dissection = _dissection(args)
     listing = not args.count
-    search: Generator[Progress | SolutionsFound, None, Outcome]
+    searching = listing or args.distinct
+    search: Search
     if args.min_pieces:
-        search = smallest(dissection, listing=listing, most=args.pieces)
+        search = smallest(dissection, listing=searching, most=args.pieces)
     elif wants_split(args) or not listing:
-        search = _in_subproblems(dissection, listing, args)
+        search = _in_subproblems(dissection, searching, args)
     else:
         search = solve(dissection, listing=listing)
+    classes: DistinctRun[Outcome] | None = None
+    outcome: Outcome
     try:
-        outcome, found = _drive(search, dissection, args.json)
+        if args.distinct:
+            merging: Generator[Progress | SolutionsFound, None, DistinctRun[Outcome]]
+            merging = only_distinct(search, dissection)
+            counted, found = _drive(merging, dissection, args.json, listing)
+            outcome, classes = counted.result, counted
+        else:
+            outcome, found = _drive(search, dissection, args.json, listing)
     except BrokenPipeError:
         # The reader has gone (`| head`): stop quietly, as the seed's program does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -96,10 +114,18 @@ def run(args: argparse.Namespace) -> int:
         split = {"subproblems": outcome.subproblems, "resumed": outcome.resumed}
     else:
         result, split = outcome, {}
+    distinct = {} if classes is None else {"distinct": classes.distinct}
     if args.json:
-        print(json.dumps(_summary(result) | ({"found": found} if listing else {}) | split))
+        print(
+            json.dumps(_summary(result) | distinct | ({"found": found} if listing else {}) | split)
+        )
     else:
-        print(_summary_line(result, args.min_pieces))
+        line = _summary_line(result, args.min_pieces)
+        if classes is not None:
+            line += (
+                f"; {classes.distinct} distinct up to the target's {classes.symmetries} symmetries"
+            )
+        print(line)
     return EXIT_FOUND if result.count else EXIT_NONE
 
 
@@ -133,17 +159,21 @@ def _in_subproblems(
 
 
 def _drive(
-    search: Generator[Progress | SolutionsFound, None, Outcome],
+    search: Generator[Progress | SolutionsFound, None, ResultT],
     dissection: Dissection,
     as_json: bool,
-) -> tuple[Outcome, list[dict[str, Any]]]:
-    """Run the search, printing solutions as they come (or collecting them for JSON)."""
+    listing: bool,
+) -> tuple[ResultT, list[dict[str, Any]]]:
+    """Run the search, printing solutions as they come (or collecting them for JSON) when
+    `listing`."""
     layout = Layout.of(dissection.source, dissection.target)
     found: list[dict[str, Any]] = []
     number = 1
 
     def show(batch: SolutionsFound) -> None:
         nonlocal number
+        if not listing:
+            return
         if as_json:
             found.extend(_as_json(s, dissection) for s in batch.solutions())
         else:

@@ -68,6 +68,18 @@ class Draft:
                 found.append(f"piece {piece.name} needs 1 to {LIMIT - 1} copies")
         return list(dict.fromkeys(found))
 
+    def solve_problems(self) -> list[str]:
+        """What keeps the draft from having any packing: `problems()`, and a box whose cell
+        count differs from the cubes of every copy of every piece (a packing fills the box
+        exactly, so such a search can only find none)."""
+        found = self.problems()
+        if self.box and self.pieces and self.filled() != len(self.box):
+            found.append(
+                f"the box has {len(self.box)} cells but the pieces, every copy placed, fill "
+                f"{self.filled()}: no packing can exist"
+            )
+        return found
+
     def filled(self) -> int:
         """Cells the pieces cover when every copy is placed (the box needs exactly its size)."""
         return sum(len(p.cells) * p.multiplicity for p in self.pieces)

@@ -29,37 +29,40 @@ def layouts(packing: Packing) -> list[Layout]:
 
 def distinct_by_filtering(packing: Packing) -> int:
     """Solutions up to the box's symmetries, by listing all and merging images."""
+    return len({layout_class(packing, layout) for layout in layouts(packing)})
+
+
+def layout_class(packing: Packing, layout: Layout) -> tuple[tuple[str, tuple[Cell, ...]], ...]:
+    """The least image of a solution under the box's symmetries, moving cells: two solutions
+    are images of one another exactly when their classes are equal."""
     partners = mirror_partners(packing)
     matrices = ROTATIONS + (REFLECTIONS if partners is not None else ())
     box = set(packing.spec.box)
     low = [min(c[a] for c in box) for a in range(3)]
-    classes: set[tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]] = set()
-    for layout in layouts(packing):
-        images = []
-        for m in matrices:
-            rename = partners if m in REFLECTIONS and partners is not None else {}
-            moved = {apply(m, c) for c in box}
-            shift = [low[a] - min(c[a] for c in moved) for a in range(3)]
-            if {tuple(v + s for v, s in zip(c, shift, strict=True)) for c in moved} != box:
-                continue
-            images.append(
-                tuple(
-                    sorted(
-                        (
-                            rename.get(name, name),
-                            tuple(
-                                sorted(
-                                    tuple(v + s for v, s in zip(apply(m, c), shift, strict=True))
-                                    for c in cells
-                                )
-                            ),
-                        )
-                        for name, cells in layout
+    images = []
+    for m in matrices:
+        rename = partners if m in REFLECTIONS and partners is not None else {}
+        moved = {apply(m, c) for c in box}
+        shift = [low[a] - min(c[a] for c in moved) for a in range(3)]
+        if {tuple(v + s for v, s in zip(c, shift, strict=True)) for c in moved} != box:
+            continue
+        images.append(
+            tuple(
+                sorted(
+                    (
+                        rename.get(name, name),
+                        tuple(
+                            sorted(
+                                (c[0] + shift[0], c[1] + shift[1], c[2] + shift[2])
+                                for c in (apply(m, cell) for cell in cells)
+                            )
+                        ),
                     )
+                    for name, cells in layout
                 )
             )
-        classes.add(min(images))
-    return len(classes)
+        )
+    return min(images)
 
 
 def count_with_labelled_copies(spec: Spec) -> int:

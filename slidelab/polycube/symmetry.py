@@ -23,7 +23,12 @@ that H_r maps onto each other.  The fixed count comes out too: r's orbit has
 |G| / |H_r| placements, each in as many solutions as r.  P is chosen to have as
 few representatives with a nontrivial stabiliser as possible, then as few
 representatives as possible.  When no piece qualifies, every solution is listed
-and merged (`count_orbits`).
+and merged by their least images (`canonical`).
+
+Listing the distinct solutions costs little more: each solution containing a
+representative with a trivial stabiliser is a class of its own, and of the
+others the first of each class met is kept, so one solution per class streams
+out as the engine finds it.
 """
 
 from __future__ import annotations
@@ -31,13 +36,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
 from slidelab.polycube.packing import Packing, base_shapes
 from slidelab.polycube.rotations import REFLECTIONS, ROTATIONS, Matrix, apply, mirror
 from slidelab.polycube.spec import Cell
-from slidelab.runs import Progress, drive, relay
+from slidelab.runs import Progress, drive, translate
 
 Permutation = tuple[int, ...]
 
@@ -135,45 +141,48 @@ def canonical(solution: Iterable[int], permutations: Iterable[Permutation]) -> P
     return min(tuple(sorted(perm[k] for k in chosen)) for perm in permutations)
 
 
-def count_orbits(solutions: Iterable[Iterable[int]], permutations: tuple[Permutation, ...]) -> int:
-    """How many classes the solutions fall into when the permutations' images are merged."""
-    return len({canonical(s, permutations) for s in solutions})
-
-
-def search_distinct(packing: Packing) -> Generator[Progress, None, DistinctCount]:
+def search_distinct(
+    packing: Packing, *, listing: bool = False
+) -> Generator[Progress | SolutionsFound, None, DistinctCount]:
     """Count solutions and distinct solutions of `packing` by symmetry breaking (see module doc).
 
     A solver in the house contract: it yields the progress of every engine run it
     makes (nodes and solutions summed over them) and closing it stops the run.
+    With `listing` it also hands out one solution of every class, the first found,
+    as soon as it is found (option numbers of `packing`).
     """
     started = time.perf_counter()
     group = box_group(packing)
     perms = group.permutations
     order = len(perms)
-    tally = _Tally(started)
+    tally = _Tally(started, listing)
+    every = range(len(packing.placements))
     choice = _choose_piece(packing, perms)
     if choice is None:
-        every = yield from tally.listed(packing.problem, range(len(packing.placements)))
+        solutions, distinct = yield from tally.classes(packing.problem, every, perms)
         return DistinctCount(
-            len(every), count_orbits(every, perms), order, group.reflections, None, 0,
-            time.perf_counter() - started,
-        )  # fmt: skip
+            solutions, distinct, order, group.reflections, None, 0, time.perf_counter() - started
+        )
     piece, representatives = choice
     own = {k for k, p in enumerate(packing.placements) if p.piece == piece}
     free = {r for r, stabiliser in representatives if len(stabiliser) == 1}
     solutions = distinct = 0
     if free:
-        plain = yield from tally.counted(packing.problem.without_options(own - free))
+        dropped = own - free
+        kept = [k for k in every if k not in dropped]
+        plain = yield from tally.counted(packing.problem.without_options(dropped), kept)
         distinct += plain
         solutions += plain * order
     for r, stabiliser in representatives:
         if r in free:
             continue
         removed = own - {r}
-        kept = [k for k in range(len(packing.placements)) if k not in removed]
-        found = yield from tally.listed(packing.problem.without_options(removed), kept)
-        distinct += count_orbits(found, stabiliser)
-        solutions += len(found) * order // len(stabiliser)
+        kept = [k for k in every if k not in removed]
+        found, classes = yield from tally.classes(
+            packing.problem.without_options(removed), kept, stabiliser
+        )
+        distinct += classes
+        solutions += found * order // len(stabiliser)
     return DistinctCount(
         solutions, distinct, order, group.reflections, piece, len(representatives),
         time.perf_counter() - started,
@@ -185,38 +194,64 @@ def count_distinct(packing: Packing) -> DistinctCount:
     return drive(search_distinct(packing))
 
 
-class _Tally:
-    """Runs the engine on one narrowed problem after another, reporting their sum as progress."""
+def list_distinct(packing: Packing) -> tuple[list[tuple[int, ...]], DistinctCount]:
+    """One solution of every class, in the order `search_distinct` hands them out, and the
+    counts."""
+    found: list[tuple[int, ...]] = []
+    counted = drive(
+        search_distinct(packing, listing=True),
+        on_found=lambda batch: found.extend(batch.solutions),
+    )
+    return found, counted
 
-    def __init__(self, started: float) -> None:
+
+class _Tally:
+    """Runs the engine on one narrowed problem after another, reporting their sum as progress
+    and, when listing, handing out one solution per class."""
+
+    def __init__(self, started: float, listing: bool) -> None:
         self.started = started
+        self.listing = listing
         self.nodes = 0
         self.found = 0
 
-    def counted(self, problem: Problem) -> Generator[Progress, None, int]:
-        """How many solutions `problem` has."""
-        result = yield from self._run(solve(problem, count_only=True))
+    def counted(
+        self, problem: Problem, numbering: Sequence[int]
+    ) -> Generator[Progress | SolutionsFound, None, int]:
+        """How many solutions `problem` has, each a class of its own: when listing, they are
+        handed out with their options renamed through `numbering`."""
+        if self.listing:
+            result = yield from self._run(solve(problem), partial(_renamed, numbering))
+        else:
+            result = yield from self._run(solve(problem, count_only=True), _nothing)
         return result.count
 
-    def listed(
-        self, problem: Problem, numbering: Sequence[int]
-    ) -> Generator[Progress, None, list[tuple[int, ...]]]:
-        """The solutions of `problem`, each option renamed through `numbering`."""
-        found: list[tuple[int, ...]] = []
+    def classes(
+        self, problem: Problem, numbering: Sequence[int], permutations: tuple[Permutation, ...]
+    ) -> Generator[Progress | SolutionsFound, None, tuple[int, int]]:
+        """The solutions of `problem` (options renamed through `numbering`) and the classes
+        the permutations merge them into."""
+        seen: set[Permutation] = set()
 
-        def keep(batch: SolutionsFound) -> None:
-            found.extend(tuple(numbering[k] for k in s) for s in batch.solutions)
+        def new(batch: SolutionsFound) -> SolutionsFound | None:
+            fresh = []
+            for solution in _renamed(numbering, batch).solutions:
+                key = canonical(solution, permutations)
+                if key not in seen:
+                    seen.add(key)
+                    fresh.append(solution)
+            return SolutionsFound(tuple(fresh)) if fresh and self.listing else None
 
-        yield from self._run(solve(problem), keep)
-        return found
+        result = yield from self._run(solve(problem), new)
+        return result.count, len(seen)
 
     def _run(
         self,
         search: Generator[Progress | SolutionsFound, None, ExactCoverResult],
-        keep: Callable[[SolutionsFound], None] | None = None,
-    ) -> Generator[Progress, None, ExactCoverResult]:
-        """Relay `search`'s progress as running totals, handing its solutions to `keep`."""
-        result = yield from relay(search, keep, self._total)
+        change: Callable[[SolutionsFound], SolutionsFound | None],
+    ) -> Generator[Progress | SolutionsFound, None, ExactCoverResult]:
+        """Relay `search`'s progress as running totals and its batches as `change` makes them."""
+        result = yield from translate(search, change, self._total)
         self.nodes += result.nodes
         self.found += result.count
         return result
@@ -230,6 +265,15 @@ class _Tally:
             depth=event.depth,
             found=self.found + event.found,
         )
+
+
+def _nothing(_batch: SolutionsFound) -> None:
+    """Pass no results on (a counting run)."""
+
+
+def _renamed(numbering: Sequence[int], batch: SolutionsFound) -> SolutionsFound:
+    """A batch of a narrowed problem's solutions in the whole problem's option numbers."""
+    return SolutionsFound(tuple(tuple(numbering[k] for k in s) for s in batch.solutions))
 
 
 def _choose_piece(

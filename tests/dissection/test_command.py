@@ -102,3 +102,19 @@ def test_bad_numbers_of_pieces(toy, capsys):
     assert main(["dissect", "1", toy]) == 2
     assert "from 2 to 16, not 1" in capsys.readouterr().err
     assert main(["dissect", "17", toy, "--min-pieces"]) == 2
+
+
+def test_distinct_lists_and_counts_one_dissection_per_class(tmp_path, capsys) -> None:
+    square = tmp_path / "square.dots"
+    square.write_text("***\n***\n***\n")
+    assert main(["dissect", "2", str(square), "--connected", "--distinct", "--count"]) == 0
+    summary = "221 solutions with 2 pieces (25 legal shifts); 54 distinct up to the target's 4 "
+    assert capsys.readouterr().out == summary + "symmetries\n"
+    assert main(["dissect", "2", str(square), "--connected", "--distinct"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Solution ") == 54 and out.endswith(summary + "symmetries\n")
+    assert (
+        main(["dissect", "2", str(square), "--connected", "--distinct", "--flips", "--json"]) == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["distinct"] == len(result["found"]) < result["solutions"]

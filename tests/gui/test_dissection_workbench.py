@@ -5,9 +5,16 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 
 import numpy as np
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QCheckBox
+from pytestqt.qtbot import QtBot
 
+from slidelab.dissection.keys import piece_sizes, turned_pieces
+from slidelab.dissection.search import find_solutions
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
+from slidelab.gui.main_window import MainWindow
+from tests.dissection.test_distinct import grid_symmetries, same
 from tests.gui.mouse import LEFT
 
 TOY = {(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 3), (2, 1), (2, 2), (2, 3)}
@@ -16,6 +23,11 @@ TOY = {(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 3), (2, 1), (2, 2), (2, 3)}
 
 def click_cell(qtbot, grid, row, column):
     qtbot.mouseClick(grid.canvas, LEFT, pos=grid.cell_centre(column, row))
+
+
+def tick(qtbot: QtBot, box: QCheckBox) -> None:
+    """Click a check box on its indicator."""
+    qtbot.mouseClick(box, LEFT, pos=QPoint(8, box.height() // 2))
 
 
 def pixel(view, row, column, origin):
@@ -94,3 +106,85 @@ def test_dots_files_open_here_and_edits_undo(window, qtbot, tmp_path):
     assert not bench.solve_button.isEnabled()
     window.undo_group.undo()
     assert bench.target == TOY and not bench.is_modified()
+
+
+def test_distinct_lists_one_dissection_of_each_class(window: MainWindow, qtbot: QtBot) -> None:
+    bench = window.by_family["dissection"]
+    window.show_workbench(bench)
+    for row in range(3):
+        for column in range(3):
+            click_cell(qtbot, bench.target_grid, row, column)
+    bench.pieces.setValue(2)
+    tick(qtbot, bench.connected)
+    tick(qtbot, bench.distinct)
+    assert bench.connected.isChecked() and bench.distinct.isChecked()
+    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    dissection = bench.dissection()
+    every = find_solutions(dissection)
+    assert bench.result_text.text() == (
+        f"{len(every)} solutions with 2 pieces; 54 distinct up to the target's 4 symmetries, "
+        "one of each listed; 25 legal shifts."
+    )
+    listed = [bench._shown(row) for row in range(bench.solution_list.count())]
+    assert len(listed) == 54 and all(s in every for s in listed)
+    moves = grid_symmetries(dissection.target, False)
+    assert not any(
+        same(a, b, dissection.target, m)
+        for i, a in enumerate(listed)
+        for b in listed[:i]
+        for m in moves
+    )
+
+
+def test_the_list_sorts_by_piece_sizes_and_turned_pieces(window: MainWindow, qtbot: QtBot) -> None:
+    bench = window.by_family["dissection"]
+    window.open_library(bench, "knuth-toy.dots")
+    bench.pieces.setValue(3)
+    tick(qtbot, bench.connected)
+    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    count = bench.solution_list.count()
+    assert count == 568
+    bench.solution_list.setCurrentRow(5)
+    chosen = bench.view.solution
+    tables = bench.view.tables
+    for index, key in enumerate(
+        (
+            lambda s: piece_sizes(s),
+            lambda s: (len(piece_sizes(s)),),
+            lambda s: (turned_pieces(tables, s),),
+        ),
+        start=1,
+    ):
+        bench.sort_choice.setFocus()
+        qtbot.keyClick(bench.sort_choice, Qt.Key.Key_Down)
+        assert bench.sort_choice.currentIndex() == index
+        rows = [bench._shown(row) for row in range(count)]
+        keys = [key(s) for s in rows]
+        assert keys == sorted(keys) and len(set(map(id, rows))) == count
+        assert bench.view.solution == chosen  # the shown dissection stays shown
+        label = bench.solution_list.currentItem().text()
+        assert label.startswith("Solution 6: ") and label.endswith(
+            f"{turned_pieces(tables, chosen)} turned"
+        )
+    assert bench._shown(0) is not None and piece_sizes(bench._shown(0)) != ()
+    firsts = [bench._shown(row) for row in range(count)]
+    assert turned_pieces(tables, firsts[0]) == 0 and turned_pieces(tables, firsts[-1]) > 0
+
+
+def test_rows_appear_while_the_run_goes_on(window: MainWindow, qtbot: QtBot) -> None:
+    bench = window.by_family["dissection"]
+    window.open_library(bench, "knuth-toy.dots")
+    bench.pieces.setValue(4)
+    while_busy: list[int] = []
+    window.runner.found.connect(
+        lambda _batch: (
+            while_busy.append(bench.solution_list.count()) if window.runner.busy else None
+        )
+    )
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert while_busy and while_busy[0] > 0
+    assert bench.solution_list.count() == 5000
+    assert bench.result_text.text().startswith("149,798 solutions with 4 pieces")

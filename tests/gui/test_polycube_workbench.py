@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
 from slidelab.gui.main_window import MainWindow
 from slidelab.library import shipped_text
+from slidelab.polycube.reference import layout_class, layouts
 from slidelab.polycube.spec import parse_spec
 from tests.burrtools.conftest import EXAMPLES
 from tests.burrtools.made import DATA
@@ -67,6 +69,7 @@ def test_soma_counts_distinct_and_assembles(window, qtbot):
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert bench.result_text.text().startswith("11,520 solutions in the fixed box; 240 distinct")
+    assert bench.result_text.text().endswith("The list shows one of each class.")
     bench.distinct.setChecked(False)
     bench.first.setValue(3)
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
@@ -129,16 +132,18 @@ def test_a_made_burrtools_file_opens_solves_and_shows_assemblies(
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert bench.result_text.text() == (
         "1 assemblies up to the result's symmetries, as BurrTools counts them; "
-        "2 in the fixed result."
+        "2 in the fixed result. The list shows one of each class."
     )
+    assert bench.solution_count() == bench.solution_list.count() == 1
     bench.problem_choice.setCurrentIndex(2)
     assert bench.recorded.text().startswith("BurrTools recorded: 4 assemblies; 4 solutions")
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert bench.result_text.text() == (
         "4 assemblies up to the result's symmetries, as BurrTools counts them; "
-        "8 in the fixed result."
+        "8 in the fixed result. The list shows one of each class."
     )
+    assert bench.solution_count() == bench.solution_list.count() == 4
     bench.problem_choice.setCurrentIndex(0)
     bench.distinct.setChecked(False)
     bench.first.setValue(2)
@@ -164,8 +169,9 @@ def test_a_burrtools_file_opens_solves_and_shows_assemblies(window, qtbot):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert bench.result_text.text() == (
         "96 assemblies up to the result's symmetries, as BurrTools counts them; "
-        "1,152 in the fixed result."
+        "1,152 in the fixed result. The list shows one of each class."
     )
+    assert bench.solution_count() == bench.solution_list.count() == 96
     bench.distinct.setChecked(False)
     bench.first.setValue(2)
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
@@ -187,3 +193,78 @@ def test_a_spec_saved_as_xmpuzzle_reopens_as_a_burrtools_puzzle(window, qtbot, t
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert bench.result_text.text().startswith("240 assemblies")
+
+
+def test_a_box_the_pieces_cannot_fill_is_flagged_before_solve(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    bench = window.by_family["polycube"]
+    window.open_library(bench, "soma.pcube")
+    assert bench.solve_button.isEnabled() and bench.problem_text.text() == ""
+    add = next(b for b in bench.findChildren(QPushButton) if b.text() == "Add piece")
+    qtbot.mouseClick(add, LEFT)
+    assert not bench.solve_button.isEnabled()
+    assert bench.problem_text.text() == (
+        "The box has 27 cells but the pieces, every copy placed, fill 28: no packing can exist."
+    )
+    window.undo_group.undo()
+    assert bench.solve_button.isEnabled() and bench.problem_text.text() == ""
+
+
+def test_a_new_piece_is_selected_and_scrolled_to(window: MainWindow, qtbot: QtBot) -> None:
+    bench = window.by_family["polycube"]
+    window.open_library(bench, "soma.pcube")
+    window.show_workbench(bench)
+    bench.pages.setCurrentIndex(0)
+    add = next(b for b in bench.findChildren(QPushButton) if b.text() == "Add piece")
+    table = bench.piece_table
+    for added in range(1, 13):
+        qtbot.mouseClick(add, LEFT)
+        last = len(bench.draft.pieces) - 1
+        assert last == 6 + added and table.currentRow() == last
+        assert bench.piece_grid.colours == {(0, 0, 0): piece_colour(last)}
+        shown = table.viewport().rect()
+        assert shown.contains(table.visualItemRect(table.item(last, 0)))
+
+
+def test_distinct_soma_lists_one_solution_of_each_class_as_found(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    bench = window.by_family["polycube"]
+    window.open_library(bench, "soma.pcube")
+    bench.distinct.setChecked(True)
+    while_busy: list[int] = []
+    window.runner.found.connect(
+        lambda _batch: (
+            while_busy.append(bench.solution_list.count()) if window.runner.busy else None
+        )
+    )
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert while_busy and 0 < while_busy[0] < 240  # rows shown while the run goes on
+    assert not bench.first.isEnabled()  # every class is listed: no limit applies
+    assert bench.solution_count() == bench.solution_list.count() == 240
+    packing = bench._packing
+    assert packing is not None
+    every = set(layouts(packing))
+    shown = [frozenset((p.piece, p.cells) for p in packing.decode(s)) for s in bench._solutions]
+    assert all(layout in every for layout in shown)
+    assert len({layout_class(packing, layout) for layout in shown}) == 240
+    bench.solution_list.setCurrentRow(239)
+    assert all(has_colour(bench.view.grab_image(), piece_colour(k)) for k in range(7))
+
+
+def test_listed_solutions_appear_while_the_run_goes_on(window: MainWindow, qtbot: QtBot) -> None:
+    bench = window.by_family["polycube"]
+    window.open_library(bench, "soma.pcube")
+    bench.first.setValue(0)
+    while_busy: list[int] = []
+    window.runner.found.connect(
+        lambda _batch: (
+            while_busy.append(bench.solution_list.count()) if window.runner.busy else None
+        )
+    )
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert while_busy and while_busy[0] > 0 and while_busy == sorted(while_busy)
+    assert bench.solution_list.count() == 11520

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from slidelab.library import load_shipped, shipped_text
 from slidelab.polycube.draft import Draft, split_header
 from slidelab.polycube.spec import parse_spec
@@ -42,3 +44,16 @@ def test_problems_are_named():
     cell_named = Draft(frozenset({(0, 0, 1)}), ()).added_piece()
     cell_named = cell_named.with_piece(0, type(piece)("001", 1, piece.shapes))
     assert cell_named.problems() == ["piece name '001' is a cell of the box"]
+
+
+def test_a_box_the_pieces_cannot_fill_is_a_problem_for_solving_only() -> None:
+    soma = Draft.from_spec(load_shipped("polycube", "soma.pcube", parse_spec))
+    assert soma.solve_problems() == []
+    grown = soma.added_piece()
+    assert grown.problems() == []  # still a spec that saves
+    assert grown.solve_problems() == [
+        "the box has 27 cells but the pieces, every copy placed, fill 28: no packing can exist"
+    ]
+    doubled = soma.with_piece(0, replace(soma.pieces[0], multiplicity=2))
+    assert "fill 30" in doubled.solve_problems()[0]
+    assert soma.toggled_box_cell((0, 0, 0)).solve_problems()[0].startswith("the box has 26 cells")

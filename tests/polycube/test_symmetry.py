@@ -6,11 +6,12 @@ import pytest
 
 from slidelab.library import load_shipped, shipped_names
 from slidelab.polycube.packing import build_packing
-from slidelab.polycube.reference import distinct_by_filtering, layouts
+from slidelab.polycube.reference import distinct_by_filtering, layout_class, layouts
 from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import (
     box_group,
     count_distinct,
+    list_distinct,
     mirror_partners,
     search_distinct,
 )
@@ -111,3 +112,24 @@ def test_closing_the_distinct_search_cancels_it():
     assert first.found < 3940
     with pytest.raises(StopIteration):
         next(search)
+
+
+def test_the_240_soma_classes_are_listed_one_solution_each() -> None:
+    packing = build_packing(load_shipped("polycube", "soma.pcube", parse_spec))
+    listed, counted = list_distinct(packing)
+    assert len(listed) == counted.distinct == 240
+    every = set(layouts(packing))
+    shown = [frozenset((p.piece, p.cells) for p in packing.decode(s)) for s in listed]
+    assert all(layout in every for layout in shown)  # each a solution of the fixed box
+    assert len({layout_class(packing, layout) for layout in shown}) == 240  # none an image
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("mirror", [False, True])
+def test_one_solution_of_every_class_is_listed(text: str, mirror: bool) -> None:
+    packing = build_packing(parse_spec(text), with_mirror=mirror)
+    listed, counted = list_distinct(packing)
+    classes = {layout_class(packing, layout) for layout in layouts(packing)}
+    shown = [frozenset((p.piece, p.cells) for p in packing.decode(s)) for s in listed]
+    assert len(listed) == counted.distinct == len(classes)
+    assert {layout_class(packing, layout) for layout in shown} == classes

@@ -4,15 +4,20 @@ The document is the target shape in `.dots` form.  The target is drawn by clicki
 dragging on a grid; the source is the n x n square, or a second shape drawn the same
 way.  Solve runs in the background; solutions stream into a list, and the chosen one
 shows the source and the target side by side, each piece in the same colour in both,
-with an animation that moves the pieces into place.  PNG and SVG export.
+with an animation that moves the pieces into place.  The list may keep one dissection per
+class up to the target's symmetries, and be sorted by piece sizes or turned pieces.  PNG
+and SVG export.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from dataclasses import replace
+from functools import partial
 
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -27,7 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slidelab.dissection.distinct import DistinctRun, only_distinct
 from slidelab.dissection.family import DISSECTION
+from slidelab.dissection.keys import SORT_KEYS, piece_sizes, turned_pieces
 from slidelab.dissection.model import MAX_PIECES, Dissection, Solution, square_source
 from slidelab.dissection.search import DissectionResult, SolutionsFound, smallest, solve
 from slidelab.dissection.shape import Cell, Shape, format_shape, parse_region
@@ -41,12 +48,15 @@ from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.undo import Snapshot
 from slidelab.gui.workbench import RunningWorkbench, TextDocument
 from slidelab.library import shipped_names
+from slidelab.runs import Progress
 
 GRID = 8
 """Rows and columns of the shape editors (more when a shape is bigger)."""
 SHOWN = 5000
 """Most solutions listed; the count goes on past it."""
 SHAPE_COLOUR = (120, 120, 130)
+
+SearchFactory = Callable[[], Generator[Progress | SolutionsFound, None, DissectionResult]]
 
 
 class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
@@ -65,6 +75,9 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         """Whether the current drag adds cells (True) or removes them."""
         self._tables: Tables | None = None
         self._solutions: list[Solution] = []
+        """In the order found."""
+        self._order: list[int] = []
+        """The listed solutions, row by row, as positions in `_solutions`."""
 
         self.view = DissectionView()
         self.view.pieceHovered.connect(self._piece_hovered)
@@ -108,6 +121,20 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         self.flips = QCheckBox("Pieces may be turned over")
         self.fewest = QCheckBox("Fewest pieces (d at most)")
         self.fewest.setToolTip("Try 2, 3, ... pieces up to d and stop at the first that works")
+        self.distinct = QCheckBox("Distinct only (up to symmetry)")
+        self.distinct.setToolTip(
+            "List one dissection of each class: two are the same when a turn of the target (or "
+            "a mirror image, when pieces may be turned over) carries one onto the other, the "
+            "same cut of the source making the same pieces"
+        )
+        self.sort_choice = QComboBox()
+        self.sort_choice.addItems(["order found", *(key.name for key in SORT_KEYS)])
+        self.sort_choice.setToolTip("The order of the list")
+        self.sort_choice.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.sort_choice.setMinimumContentsLength(12)
+        self.sort_choice.currentIndexChanged.connect(self._sort_changed)
         self.solve_button = QPushButton("Solve")
         self.solve_button.clicked.connect(self.solve)
         self.cancel_button = QPushButton("Cancel")
@@ -132,13 +159,16 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         exports.addWidget(svg)
         form = QFormLayout()
         form.addRow("Pieces", self.pieces)
+        sorting = QFormLayout()
+        sorting.addRow("Sort by", self.sort_choice)
         panel = QWidget()
         layout = QVBoxLayout(panel)
         layout.addLayout(form)
-        for widget in (self.connected, self.flips, self.fewest):
+        for widget in (self.connected, self.flips, self.fewest, self.distinct):
             layout.addWidget(widget)
         layout.addLayout(buttons)
         layout.addWidget(self.result_text)
+        layout.addLayout(sorting)
         layout.addWidget(self.solution_list, 1)
         layout.addWidget(self.hover_text)
         layout.addWidget(self.animate_button)
@@ -212,8 +242,7 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         else:
             square = f"= {side} x {side}, a square's worth" if side else "not a perfect square"
             self.target_info.setText(f"{count} cells {square}.")
-        self._solutions = []
-        self.solution_list.clear()
+        self._forget_solutions()
         self.result_text.setText("")
         self._tables = self._current_tables()
         self.view.set_content(self._tables, None)
@@ -257,16 +286,25 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         """Search on the worker thread; solutions stream into the list."""
         dissection = self.dissection()
         self._tables = Tables.build(dissection.source, dissection.target, dissection.flips)
-        self._solutions = []
-        self.solution_list.clear()
+        self._forget_solutions()
         self.result_text.setText("Solving…")
         phase = f"dissection into {dissection.pieces} pieces"
+        distinct = self.distinct.isChecked()
         if self.fewest.isChecked():
             most = dissection.pieces
             start = replace(dissection, pieces=2)
-            self.start_run(phase, lambda: smallest(start, most=most))
+            search: SearchFactory = partial(smallest, start, most=most)
         else:
-            self.start_run(phase, lambda: solve(dissection))
+            search = partial(solve, dissection)
+        if distinct:
+            self.start_run(phase, lambda: only_distinct(search(), dissection))
+        else:
+            self.start_run(phase, search)
+
+    def _forget_solutions(self) -> None:
+        self._solutions = []
+        self._order = []
+        self.solution_list.clear()
 
     def run_found(self, batch: SolutionsFound) -> None:
         room = SHOWN - len(self._solutions)
@@ -275,15 +313,57 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         fresh = batch.solutions()[:room]
         start = len(self._solutions)
         self._solutions += fresh
-        self.solution_list.addItems([f"Solution {start + k + 1}" for k in range(len(fresh))])
+        if self.sort_choice.currentIndex() == 0:
+            self._order += range(start, len(self._solutions))
+            self.solution_list.addItems(
+                [self._label(k) for k in range(start, len(self._solutions))]
+            )
+        else:
+            self._sort_changed()
         if start == 0:
             self.solution_list.setCurrentRow(0)
 
+    def _label(self, k: int) -> str:
+        """The list's text for the k-th solution found: its number, piece sizes, turns."""
+        solution = self._solutions[k]
+        sizes = "+".join(str(size) for size in piece_sizes(solution))
+        turned = "" if self._tables is None else f", {turned_pieces(self._tables, solution)} turned"
+        return f"Solution {k + 1}: {sizes}{turned}"
+
+    def _sort_changed(self) -> None:
+        """Order the list by the chosen key (ties in the order found), keeping the shown one."""
+        row = self.solution_list.currentRow()
+        shown = self._order[row] if 0 <= row < len(self._order) else None
+        choice = self.sort_choice.currentIndex()
+        tables = self._tables
+        if choice == 0 or tables is None:
+            self._order = list(range(len(self._solutions)))
+        else:
+            key = SORT_KEYS[choice - 1].key
+            self._order = sorted(
+                range(len(self._solutions)), key=lambda k: key(tables, self._solutions[k])
+            )
+        self.solution_list.blockSignals(True)
+        self.solution_list.clear()
+        self.solution_list.addItems([self._label(k) for k in self._order])
+        self.solution_list.blockSignals(False)
+        if shown is not None:
+            self.solution_list.setCurrentRow(self._order.index(shown))
+
     def run_finished(self, result: object) -> str:
+        distinct, listable = "", None
+        if isinstance(result, DistinctRun):
+            listable = result.distinct
+            distinct = (
+                f"; {result.distinct:,} distinct up to the target's {result.symmetries} "
+                "symmetries, one of each listed"
+            )
+            result = result.result
         assert isinstance(result, DissectionResult)
-        shown = "" if result.count <= SHOWN else f" (the first {SHOWN:,} are listed)"
+        listable = result.count if listable is None else listable
+        shown = "" if listable <= SHOWN else f" (the first {SHOWN:,} are listed)"
         self.result_text.setText(
-            f"{result.count:,} solutions with {result.dissection.pieces} pieces; "
+            f"{result.count:,} solutions with {result.dissection.pieces} pieces{distinct}; "
             f"{result.shifts} legal shifts{shown}."
         )
         return f"{result.count:,} dissections"
@@ -291,9 +371,12 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
     def run_stopped(self) -> None:
         self.result_text.setText(f"Stopped after {len(self._solutions):,} solutions.")
 
+    def _shown(self, row: int) -> Solution | None:
+        """The solution in row `row` of the list, if any."""
+        return self._solutions[self._order[row]] if 0 <= row < len(self._order) else None
+
     def _solution_chosen(self, row: int) -> None:
-        solution = self._solutions[row] if 0 <= row < len(self._solutions) else None
-        self.view.set_content(self._tables, solution)
+        self.view.set_content(self._tables, self._shown(row))
 
     def _piece_hovered(self, colour: int) -> None:
         if not colour:
@@ -322,6 +405,4 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
     def export_svg(self, path: str) -> None:
         if self._tables is None:
             raise SlidelabError("nothing to export yet")
-        row = self.solution_list.currentRow()
-        solution = self._solutions[row] if 0 <= row < len(self._solutions) else None
-        write_dissection_svg(path, self._tables, solution)
+        write_dissection_svg(path, self._tables, self._shown(self.solution_list.currentRow()))

@@ -128,7 +128,7 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         self.piece_table.itemSelectionChanged.connect(self._piece_chosen)
         self.piece_table.itemChanged.connect(self._piece_edited)
         add = QPushButton("Add piece")
-        add.clicked.connect(lambda: self._edit(self.draft.added_piece(), "Add piece"))
+        add.clicked.connect(self._add_piece)
         self.remove_button = QPushButton("Remove piece")
         self.remove_button.clicked.connect(self._remove_piece)
         buttons = QHBoxLayout()
@@ -190,8 +190,8 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         self.count_only = QCheckBox("Count only (list nothing)")
         self.distinct = QCheckBox("Distinct only (up to the box's symmetries)")
         self.distinct.setToolTip(
-            "Count classes of solutions under the box's rotations, and reflections too when the "
-            "pieces come in mirror pairs"
+            "List one solution of each class under the box's rotations, and reflections too "
+            "when the pieces come in mirror pairs (all of them: the limit below does not apply)"
         )
         self.mirror = QCheckBox("Pieces may be flipped (mirror images)")
         self.first = QSpinBox()
@@ -200,6 +200,7 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         self.first.setPrefix("first ")
         self.first.setValue(1000)
         self.first.setToolTip("Stop after this many solutions (0: find them all)")
+        self.distinct.toggled.connect(lambda on: self.first.setEnabled(not on))
         self.solve_button = QPushButton("Solve")
         self.solve_button.clicked.connect(self.solve)
         self.problem_text = QLabel()
@@ -399,6 +400,13 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
                 changed = replace(piece, multiplicity=copies)
                 self._edit(self.draft.with_piece(n, changed), f"Copies of {piece.name}")
 
+    def _add_piece(self) -> None:
+        """Add a one-cube piece, then select it and scroll the table to it."""
+        self._edit(self.draft.added_piece(), "Add piece")
+        last = len(self.draft.pieces) - 1
+        self.piece_table.selectRow(last)
+        self.piece_table.scrollTo(self.piece_table.model().index(last, 0))
+
     def _remove_piece(self) -> None:
         n = self._selected()
         if n is not None:
@@ -544,24 +552,26 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         if self.burr is not None:
             ready = self._burr_packing is not None
         else:
-            problems = self.draft.problems()
+            problems = self.draft.solve_problems()
             self.problem_text.setText("; ".join(problems).capitalize() + "." if problems else "")
             ready = not problems
         self.solve_button.setEnabled(ready and not self.runner.busy)
         self.remove_button.setEnabled(bool(self.draft.pieces))
 
     def solve(self) -> None:
-        """Solve the spec (or BurrTools problem): count, count distinct, or list the first N."""
+        """Solve the spec (or BurrTools problem): count, list the first N, or count the classes
+        under symmetry and (unless counting only) list one solution of each."""
+        listing = not self.count_only.isChecked()
         if self._burr_packing is not None:
             burr = self._burr_packing
             problem = burr.exact_cover
             distinct: Callable[[], Solver[AssemblyCount | DistinctCount]]
-            distinct = partial(search_assemblies, burr)
+            distinct = partial(search_assemblies, burr, listing=listing)
         else:
             packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
             self._packing = packing
             problem = packing.problem
-            distinct = partial(search_distinct, packing)
+            distinct = partial(search_distinct, packing, listing=listing)
         self._forget_solutions()
         self.result_text.setText("Solving…")
         self.pages.setCurrentIndex(2)
@@ -588,18 +598,22 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
             text = (
                 f"{result.solutions:,} solutions in the fixed box; {result.distinct:,} distinct "
                 f"up to its {result.group_order} symmetries ({symmetry})."
-            )
+            ) + self._classes_listed()
         elif isinstance(result, AssemblyCount):
             text = (
                 f"{result.assemblies:,} assemblies up to the result's symmetries, as BurrTools "
                 f"counts them; {result.fixed:,} in the fixed result."
-            )
+            ) + self._classes_listed()
         else:
             assert isinstance(result, ExactCoverResult)
             more = "" if result.complete else " (stopped at the limit)"
             text = f"{result.count:,} solutions{more}."
         self.result_text.setText(text)
         return text.split(";")[0].rstrip(".")
+
+    def _classes_listed(self) -> str:
+        """What the list holds after a distinct run."""
+        return " The list shows one of each class." if self._solutions else ""
 
     def run_stopped(self) -> None:
         self.result_text.setText(f"Stopped after {len(self._solutions):,} solutions.")
