@@ -26,7 +26,7 @@ from slidelab.burrtools.writer import write_xmpuzzle
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
 from slidelab.family import SubParsers
-from slidelab.polycube.command import read_input
+from slidelab.fileio import read_input
 from slidelab.polycube.family import SUBCOMMAND
 from slidelab.polycube.packing import solution_numbers
 from slidelab.polycube.spec import Spec, parse_spec
