@@ -12,9 +12,10 @@ from slidelab.runs import FoundT, Progress, ResultT, drive
 class ProgressLine:
     """Rewrites one status line as `Progress` events arrive; silent when not a terminal."""
 
-    def __init__(self, stream: TextIO = sys.stderr) -> None:
-        self.stream = stream
-        self.active = stream.isatty()
+    def __init__(self, stream: TextIO | None = None) -> None:
+        """Writes to `stream`, by default the `sys.stderr` of the moment (not of import)."""
+        self.stream = sys.stderr if stream is None else stream
+        self.active = self.stream.isatty()
         self.width = 0
 
     def __call__(self, event: Progress) -> None:
@@ -39,7 +40,7 @@ class ProgressLine:
 def drive_in_terminal(
     solver: Generator[Progress | FoundT, None, ResultT],
     on_found: Callable[[FoundT], None] | None = None,
-    stream: TextIO = sys.stderr,
+    stream: TextIO | None = None,
 ) -> ResultT:
     """`drive` a command-line run with its progress on one line of `stream`; the line is
     wiped before each batch of results is handed to `on_found` (which may print) and when
