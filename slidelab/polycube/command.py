@@ -12,7 +12,7 @@ from slidelab.exactcover.split import search_split
 from slidelab.family import SubParsers
 from slidelab.fileio import read_input
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
-from slidelab.polycube.packing import Packing, build_packing, format_dlx, solution_numbers
+from slidelab.polycube.packing import Packing, format_dlx, packing_steps, solution_numbers
 from slidelab.polycube.spec import cell_name, parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
 from slidelab.progress import drive_in_terminal
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     """Carry out one `slidelab polycube` command on a spec; returns the exit status."""
     source, text = read_input(args.spec)
     spec = parse_spec(text, source)
-    packing = build_packing(spec, with_mirror=args.mirror)
+    packing = drive_in_terminal(packing_steps(spec, with_mirror=args.mirror))
     if args.dlx:
         sys.stdout.write(format_dlx(packing, echo=text))
         return EXIT_FOUND
