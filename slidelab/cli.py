@@ -11,9 +11,11 @@ import sys
 from collections.abc import Sequence
 
 from slidelab import __version__, registry
-from slidelab.errors import ParseError, SlidelabError
+from slidelab.errors import ParseError, SearchLimitError, SlidelabError
 
 EXIT_BAD_INPUT = 2
+EXIT_LIMITED = 3
+"""A search or its preparation stopped at a limit (memory, states)."""
 
 
 def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
@@ -52,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ParseError as error:
         print(error, file=sys.stderr)  # FILE:LINE:COL: message, as compilers print it
         return EXIT_BAD_INPUT
+    except SearchLimitError as error:
+        print(f"slidelab: {error}", file=sys.stderr)
+        return EXIT_LIMITED
     except SlidelabError as error:
         print(f"slidelab: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -28,6 +29,14 @@ def read_text(path: str | os.PathLike[str]) -> str:
     except OSError as error:
         raise FileAccessError(f"{path}: cannot read: {error.strerror}") from None
     return decode_text(data, str(path))
+
+
+def read_input(path: str) -> tuple[str, str]:
+    """The name and the text of a command's input: the file `path`, or standard input for '-'
+    (its bytes, decoded as strictly as a file's)."""
+    if path == "-":
+        return "<stdin>", decode_text(sys.stdin.buffer.read(), "<stdin>")
+    return path, read_text(path)
 
 
 def decode_text(data: bytes, source: str) -> str:

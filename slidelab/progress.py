@@ -13,7 +13,8 @@ class ProgressLine:
     """Rewrites one status line as `Progress` events arrive; silent when not a terminal."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
-        self.stream = sys.stderr if stream is None else stream  # looked up now: tests swap it
+        """Writes to `stream`, by default the `sys.stderr` of the moment (not of import)."""
+        self.stream = sys.stderr if stream is None else stream
         self.active = self.stream.isatty()
         self.width = 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 
 import pytest
@@ -91,3 +92,13 @@ def test_the_command_reports_invalid_utf8_not_an_unknown_item(tmp_path, capsys):
     path.write_bytes(b"A B\xff\nA B\n")
     assert main(["dlx", str(path), "--count"]) != 0
     assert capsys.readouterr().err == f"{path}:1:4: invalid UTF-8 (byte 0xff)\n"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["dlx", "-"], ["polycube", "-"], ["dissect", "2", "-"]],
+)
+def test_invalid_utf8_on_stdin_is_reported_where_it_is(arguments, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"A B\nA \xff\n")))
+    assert main(arguments) == 2
+    assert capsys.readouterr().err == "<stdin>:2:3: invalid UTF-8 (byte 0xff)\n"

@@ -20,13 +20,13 @@ from typing import Any
 from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
 from slidelab.burrtools.convert import puzzle_from_spec
 from slidelab.burrtools.model import SOLVED, SOLVING, VARIABLE, Puzzle, XmpuzzleError
-from slidelab.burrtools.packing import BurrPacking, build_packing, problem_label
+from slidelab.burrtools.packing import BurrPacking, packing_steps, problem_label
 from slidelab.burrtools.reader import is_xmpuzzle, read_xmpuzzle
 from slidelab.burrtools.writer import write_xmpuzzle
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
 from slidelab.family import SubParsers
-from slidelab.polycube.command import read_input
+from slidelab.fileio import read_input
 from slidelab.polycube.family import SUBCOMMAND
 from slidelab.polycube.packing import solution_numbers
 from slidelab.polycube.spec import Spec, parse_spec
@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     if args.export_xmpuzzle:
         write_xmpuzzle(args.export_xmpuzzle, puzzle)
         return EXIT_FOUND
-    packing = build_packing(puzzle, _chosen(puzzle, args.problem, args.spec), args.spec)
+    chosen = _chosen(puzzle, args.problem, args.spec)
+    packing = drive_in_terminal(packing_steps(puzzle, chosen, args.spec))
     summary = _summary(packing)
     if args.distinct:
         counted: AssemblyCount = drive_in_terminal(search_assemblies(packing))

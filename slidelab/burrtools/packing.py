@@ -16,7 +16,8 @@ everything fits.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from slidelab.burrtools.model import (
@@ -28,8 +29,11 @@ from slidelab.burrtools.model import (
     XmpuzzleError,
 )
 from slidelab.exactcover.problem import Problem
+from slidelab.memory import MemoryBudget
+from slidelab.polycube.packing import CELL_BYTES, CHECK_EVERY, PLACEMENT_BYTES, PROGRESS_SECONDS
 from slidelab.polycube.rotations import ROTATIONS, Matrix, apply
 from slidelab.polycube.spec import Cell
+from slidelab.runs import Progress, drive
 
 Labelled = tuple[tuple[Cell, int], ...]
 """Cells, each with a colour, sorted by cell."""
@@ -83,6 +87,17 @@ def part_label(problem: BurrProblem, part: int) -> str:
 
 def build_packing(puzzle: Puzzle, index: int, source: str = "<input>") -> BurrPacking:
     """The exact-cover problem of problem `index`; unusable problems raise XmpuzzleError."""
+    return drive(packing_steps(puzzle, index, source))
+
+
+def packing_steps(
+    puzzle: Puzzle, index: int, source: str = "<input>", budget: MemoryBudget | None = None
+) -> Generator[Progress, None, BurrPacking]:
+    """`build_packing` as a solver's first phase: `Progress` about every 50 ms (closing it
+    stops the build), refused (`MemoryBudgetError`) once the placements would pass `budget`
+    (default: `MemoryBudget.of(None)`)."""
+    budget = MemoryBudget.of(None) if budget is None else budget
+    started = tick = time.perf_counter()
     problem = puzzle.problems[index]
     label = problem_label(puzzle, index)
     where = f"problem {label!r}"
@@ -107,7 +122,19 @@ def build_packing(puzzle: Puzzle, index: int, source: str = "<input>") -> BurrPa
                 source, where, f"its piece S{part.shape + 1} has variable voxels; BurrTools "
                 "allows them only in result shapes",
             )  # fmt: skip
-    placements = tuple(_placements(puzzle, problem, result))
+    found: list[Placement] = []
+    cells = 0
+    for tried, placement in enumerate(_placements(puzzle, problem, result), 1):
+        if placement is not None:
+            found.append(placement)
+            cells += len(placement.voxels)
+        if tried % CHECK_EVERY == 0 and time.perf_counter() - tick > PROGRESS_SECONDS:
+            budget.check(PLACEMENT_BYTES * len(found) + CELL_BYTES * cells, "placing the pieces")
+            tick = time.perf_counter()
+            yield Progress("placing pieces", len(found), tick - started)
+    budget.check(PLACEMENT_BYTES * len(found) + CELL_BYTES * cells, "placing the pieces")
+    yield Progress("building tables", len(found), time.perf_counter() - started)
+    placements = tuple(found)
     names = [part_label(problem, k) for k in range(len(problem.parts))]
     exact_cover = Problem.of_sets(
         primary=[*(v.cell for v in result.voxels if v.state == FIXED), *names],
@@ -142,7 +169,9 @@ def orientations(voxels: Labelled) -> list[Labelled]:
     return list(found)
 
 
-def _placements(puzzle: Puzzle, problem: BurrProblem, shape: Shape) -> Iterator[Placement]:
+def _placements(puzzle: Puzzle, problem: BurrProblem, shape: Shape) -> Iterator[Placement | None]:
+    """Each part's placements in `shape`, and None for each shift tried that does not fit
+    (so the caller can keep time while nothing fits)."""
     result = {v.cell: v.colour for v in shape.voxels}
     low = [min(c[axis] for c in result) for axis in range(3)]
     high = [max(c[axis] for c in result) for axis in range(3)]
@@ -161,5 +190,5 @@ def _placements(puzzle: Puzzle, problem: BurrProblem, shape: Shape) -> Iterator[
                 for dy in range(low[1], high[1] - extent[1] + 1):
                     for dz in range(low[2], high[2] - extent[2] + 1):
                         placed = tuple(((x + dx, y + dy, z + dz), c) for (x, y, z), c in turned)
-                        if all(fits(colour, cell) for cell, colour in placed):
-                            yield Placement(k, placed)
+                        fit = all(fits(colour, cell) for cell, colour in placed)
+                        yield Placement(k, placed) if fit else None

@@ -11,6 +11,7 @@ solutions are kept as XML text without being checked.
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
 import zlib
@@ -45,6 +46,8 @@ GZIP_MAGIC = b"\x1f\x8b"
 EXTENSION = ".xmpuzzle"
 ROTATIONS = 24
 """BurrTools' orientation numbers on the cube grid run from 0 to 23."""
+MAX_XML_BYTES = 64 << 20
+"""Most XML a compressed file may unpack to: BurrTools' biggest examples hold a few MiB."""
 MAX_DEPTH = 200
 """Deepest nesting of a stored disassembly slidelab keeps: BurrTools' examples reach 14, and
 Python's XML serializer recurses once per level."""
@@ -73,16 +76,7 @@ def read_xmpuzzle(path: str | os.PathLike[str]) -> Puzzle:
 def parse_xmpuzzle(data: bytes, source: str = "<input>") -> Puzzle:
     """The puzzle in `data` (gzip-compressed or plain XML); errors name `source`."""
     if data.startswith(GZIP_MAGIC):
-        try:
-            data = gzip.decompress(data)
-        except EOFError:
-            raise XmpuzzleError(
-                source, "gzip stream", "the file ends inside the compressed data (truncated?)"
-            ) from None
-        except (gzip.BadGzipFile, zlib.error) as error:
-            raise XmpuzzleError(
-                source, "gzip stream", f"corrupt compressed data ({error})"
-            ) from None
+        data = _decompress(data, source)
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as error:
@@ -92,6 +86,25 @@ def parse_xmpuzzle(data: bytes, source: str = "<input>") -> Puzzle:
             source, f"line {line}, column {column + 1}", f"not well-formed XML ({reason})"
         ) from None
     return _Reader(source).puzzle(_Node(source, root, root.tag))
+
+
+def _decompress(data: bytes, source: str) -> bytes:
+    """The XML inside the gzip stream `data`, refused at once beyond `MAX_XML_BYTES` (a small
+    file can unpack to gigabytes)."""
+    try:
+        xml = gzip.GzipFile(fileobj=io.BytesIO(data)).read(MAX_XML_BYTES + 1)
+    except EOFError:
+        raise XmpuzzleError(
+            source, "gzip stream", "the file ends inside the compressed data (truncated?)"
+        ) from None
+    except (gzip.BadGzipFile, zlib.error) as error:
+        raise XmpuzzleError(source, "gzip stream", f"corrupt compressed data ({error})") from None
+    if len(xml) > MAX_XML_BYTES:
+        raise XmpuzzleError(
+            source, "gzip stream", f"unpacks to more than {MAX_XML_BYTES >> 20} MiB of XML, "
+            "more than any puzzle needs; refused",
+        )  # fmt: skip
+    return xml
 
 
 class _Node:

@@ -17,7 +17,7 @@ from slidelab.dissection.split import SplitDissection, solve_split
 from slidelab.dissection.text import Layout, batch_bytes, colour_rows
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
-from slidelab.fileio import read_text
+from slidelab.fileio import read_input, read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
@@ -134,8 +134,7 @@ def _dissection(args: argparse.Namespace) -> Dissection:
     source = None
     if args.source is not None:
         source = parse_region(read_text(args.source), args.source)
-    name = "<stdin>" if args.shape == "-" else args.shape
-    text = sys.stdin.read() if args.shape == "-" else read_text(args.shape)
+    name, text = read_input(args.shape)
     target = parse_shape(text, name, None if source is None else len(source))
     pieces = 2 if args.min_pieces else args.pieces
     return Dissection(source or square_source(target), target, pieces, args.connected, args.flips)

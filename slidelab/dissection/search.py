@@ -14,7 +14,6 @@ dissection exists.  `solve(..., prefix=...)` searches one subtree, and
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Generator
@@ -25,6 +24,7 @@ import numpy as np
 from slidelab.dissection import kernels
 from slidelab.dissection.model import MAX_PIECES, Dissection, DissectionError, Solution
 from slidelab.dissection.motions import WITH_FLIPS
+from slidelab.dissection.shape import Shape
 from slidelab.dissection.shifts import Tables
 from slidelab.exactcover import kernels as dlx
 from slidelab.exactcover.state import LinksArrays
@@ -37,6 +37,8 @@ BUFFER_CELLS = 1 << 20
 """Cells of stored solutions the kernel may hold before the driver collects them (each call
 of the kernel costs about 0.2 ms, so batches should be large)."""
 
+TABLES_KEPT = 4
+"""Tables kept for the shapes last searched (a split search asks for them per subproblem)."""
 MATCH_BATCH = 256
 """Solutions of one exact-cover call the kernel reads back at a time."""
 
@@ -199,6 +201,7 @@ def solve(
     (placement numbers for colours 1, 2, ..., then orientation indices, as in `kernels`).
     Its counts are those the whole search makes in that subtree, forced levels included.
     """
+    yield from table_steps(dissection)
     run = _Run(dissection, listing, prefix, -1)
     state = run.state
     d = dissection.pieces
@@ -247,11 +250,26 @@ def branch_choices(dissection: Dissection, prefix: tuple[int, ...] = ()) -> list
     return kids
 
 
-@functools.lru_cache(maxsize=4)
+_kept_tables: dict[tuple[Shape, Shape, bool], Tables] = {}
+
+
 def shift_tables(dissection: Dissection) -> Tables:
     """The kernel's tables for `dissection`, built once per process (a split search asks for
     them for every subproblem)."""
-    return Tables.build(dissection.source, dissection.target, dissection.flips)
+    return drive(table_steps(dissection))
+
+
+def table_steps(dissection: Dissection) -> Generator[Progress, None, Tables]:
+    """`shift_tables` as a solver's first phase: kept tables at once, others built with
+    progress (`Tables.steps`); the last `TABLES_KEPT` are kept."""
+    key = (dissection.source, dissection.target, dissection.flips)
+    tables = _kept_tables.get(key)
+    if tables is None:
+        tables = yield from Tables.steps(*key)
+        if len(_kept_tables) >= TABLES_KEPT:
+            del _kept_tables[next(iter(_kept_tables))]
+        _kept_tables[key] = tables
+    return tables
 
 
 class _Run:

@@ -14,13 +14,22 @@ words, cell k in bit k % 64 of word k // 64.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from slidelab.dissection.motions import Stance, oriented, stances
 from slidelab.dissection.shape import Cell, Shape
+from slidelab.memory import MemoryBudget
+from slidelab.runs import Progress, drive
+
+PROGRESS_SECONDS = 0.05
+"""Longest time between two progress events while the tables are built."""
+LISTED_CELL_BYTES = 40
+"""Bytes a footprint cell holds in the lists the tables are built from (a Python int and its
+slot), for the memory budget."""
 
 
 @dataclass(frozen=True)
@@ -94,10 +103,23 @@ class Tables:
     @classmethod
     def build(cls, source: Shape, target: Shape, flips: bool = False) -> Tables:
         """The tables for cutting `source` into pieces that rebuild `target`."""
+        return drive(cls.steps(source, target, flips))
+
+    @classmethod
+    def steps(
+        cls, source: Shape, target: Shape, flips: bool = False, budget: MemoryBudget | None = None
+    ) -> Generator[Progress, None, Tables]:
+        """`build` as a solver's first phase: `Progress` about every 50 ms (closing it stops
+        the build), refused (`MemoryBudgetError`) before its lists would pass `budget`
+        (default: `MemoryBudget.of(None)`)."""
+        started = tick = time.perf_counter()
         stance_list = stances(source, flips)
         placements = legal_placements(stance_list, target)
         words = max(-(-len(source) // 64), 1)
         group = len(stance_list[0].orientations)
+        cells = sum(len(p.footprint) for p in placements)
+        needed = cells * (group + 1) * LISTED_CELL_BYTES + len(placements) * (group + 1) * words * 8
+        (MemoryBudget.of(None) if budget is None else budget).check(needed, "building the tables")
         frames = [
             [{cell: x for x, cell in enumerate(oriented(source.cells, t))} for t in s.orientations]
             for s in stance_list
@@ -118,6 +140,11 @@ class Tables:
                 source_mask[q, i] = bitset(moved, words)
             target_mask[q] = bitset(placement.footprint, words)
             starts[q + 1] = len(targets)
+            if time.perf_counter() - tick > PROGRESS_SECONDS:
+                tick = time.perf_counter()
+                yield Progress(
+                    "building tables", q + 1, tick - started, fraction=q / len(placements)
+                )
         sizes = np.diff(starts)
         reach = np.bitwise_or.accumulate(target_mask[::-1], axis=0)[::-1]
         largest = np.maximum.accumulate(sizes[::-1])[::-1]

@@ -14,7 +14,7 @@ from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
 from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
 from slidelab.family import SubParsers
-from slidelab.fileio import read_text
+from slidelab.fileio import read_input
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
 from slidelab.progress import drive_in_terminal
 from slidelab.validation import check_seconds
@@ -63,8 +63,7 @@ def register(subcommands: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    source = "<stdin>" if args.file == "-" else args.file
-    text = sys.stdin.read() if args.file == "-" else read_text(args.file)
+    source, text = read_input(args.file)
     problem = parse_problem(text, source)
     if args.limit is not None and args.limit < 1:
         raise SlidelabError("--limit must be at least 1")

@@ -7,6 +7,7 @@ import sys
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
+from slidelab.gui.errors import install_error_dialogs
 from slidelab.gui.main_window import MainWindow
 from slidelab.sliding.family import SLIDING
 
@@ -39,6 +40,7 @@ def open_main_window(path: str | None = None) -> MainWindow:
 def run_app(path: str | None = None) -> int:
     """Run the desktop app until its window closes; returns the exit status."""
     app = create_application()
+    install_error_dialogs(app)
     window = open_main_window(path)
     status = app.exec()
     del window

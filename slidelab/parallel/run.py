@@ -19,7 +19,8 @@ is either recorded whole or split.  With a journal, every finished
 subproblem is recorded; a rerun skips recorded branches, and splits a branch at
 once when some of its descendants are recorded.  The driver is a solver: it yields
 `Progress` about every 50 ms, and closing it stops the run (worker processes
-are terminated, Dask tasks cancelled).  Results come back sorted by key.
+are terminated, Dask tasks cancelled).  Tasks a Dask cluster loses (its workers
+restarted or killed) are submitted again.  Results come back sorted by key.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ CONNECT_SECONDS = 10
 GROWTH = 8
 """A probed branch whose estimated size is at most this many budgets is not split."""
 POLL_SECONDS = 0.05
+MAX_LOSSES = 10_000
+"""Subproblems a Dask run resubmits after the cluster lost them before it gives up."""
 
 SPLIT_RULES = " ".join(
     f"{name}={value}"
@@ -239,22 +242,28 @@ def run_journaled(
 Outcome = Callable[[_Task, TaskResult | None], list[_Task]]
 
 
+class _Lost:
+    """A task's value when the workers lost it: it is to be submitted again."""
+
+
 def _drain(
     submit: Callable[[_Task], Any],
     ready: Callable[[Any], bool],
-    value: Callable[[Any], TaskResult | None],
+    value: Callable[[Any], TaskResult | _Lost | None],
     tasks: list[_Task],
     outcome: Outcome,
     progress: Callable[[], Progress],
 ) -> Generator[Progress, None, None]:
-    """Submit `tasks`, then poll the handles `submit` returns, submitting follow-up tasks,
-    until every task has an outcome."""
+    """Submit `tasks`, then poll the handles `submit` returns, submitting follow-up tasks
+    (and lost tasks again), until every task has an outcome."""
     waiting = {submit(task): task for task in tasks}
     while waiting:
         time.sleep(POLL_SECONDS)
         for handle in [h for h in waiting if ready(h)]:
             task = waiting.pop(handle)
-            for follow in outcome(task, value(handle)):
+            result = value(handle)
+            follows = [task] if isinstance(result, _Lost) else outcome(task, result)
+            for follow in follows:
                 waiting[submit(follow)] = follow
         yield progress()
 
@@ -305,6 +314,44 @@ def _explore_on_worker(job: SplitJob, task: _Task) -> TaskResult | None:
     return drive(job.explore(task.branch, task.budget))
 
 
+class _DaskWork:
+    """Tasks on a Dask cluster, resubmitted when the cluster loses them: a worker restarted
+    or killed takes its tasks and the scattered job with it, and the client only sees them
+    cancelled (finished subproblems are already recorded, so only lost ones run again)."""
+
+    def __init__(self, client: Any, job: SplitJob) -> None:
+        self.client = client
+        self.job = job
+        self.shared: Any = None
+        self.submitted: dict[Any, _Task] = {}
+        self.losses = 0
+
+    def submit(self, task: _Task) -> Any:
+        """Submit `task`, scattering the job first if the cluster does not hold it."""
+        if self.shared is None or self.shared.status != "finished":
+            self.shared = self.client.scatter(self.job, broadcast=True)
+        future = self.client.submit(_explore_on_worker, self.shared, task, pure=False)
+        self.submitted[future] = task
+        return future
+
+    def value(self, future: Any) -> TaskResult | _Lost | None:
+        """The task's result, or `_Lost` if the cluster lost it (then it is submitted again)."""
+        del self.submitted[future]
+        if future.status not in ("cancelled", "lost"):
+            result: TaskResult | None = future.result()
+            return result
+        self.losses += 1
+        if self.losses > MAX_LOSSES:
+            raise ClusterError(
+                f"the Dask cluster lost {self.losses} subproblems: is it being restarted?"
+            )
+        return _Lost()
+
+    def cancel(self) -> None:
+        """Cancel whatever is still running."""
+        self.client.cancel(list(self.submitted))
+
+
 def _on_dask(
     scheduler: str,
     job: SplitJob,
@@ -323,18 +370,11 @@ def _on_dask(
         client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except OSError as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-    submitted: list[Any] = []
+    work = _DaskWork(client, job)
     try:
-        shared = client.scatter(job, broadcast=True)
-
-        def submit(task: _Task) -> Any:
-            submitted.append(client.submit(_explore_on_worker, shared, task, pure=False))
-            return submitted[-1]
-
         yield from _drain(
-            submit, lambda future: future.done(), lambda future: future.result(),
-            tasks, outcome, progress,
-        )  # fmt: skip
+            work.submit, lambda future: future.done(), work.value, tasks, outcome, progress
+        )
     finally:
-        client.cancel(submitted)
+        work.cancel()
         client.close()

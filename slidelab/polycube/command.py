@@ -10,9 +10,9 @@ from typing import Any
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.split import search_split
 from slidelab.family import SubParsers
-from slidelab.fileio import read_text
+from slidelab.fileio import read_input
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
-from slidelab.polycube.packing import Packing, build_packing, format_dlx, solution_numbers
+from slidelab.polycube.packing import Packing, format_dlx, packing_steps, solution_numbers
 from slidelab.polycube.spec import cell_name, parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
 from slidelab.progress import drive_in_terminal
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     """Carry out one `slidelab polycube` command on a spec; returns the exit status."""
     source, text = read_input(args.spec)
     spec = parse_spec(text, source)
-    packing = build_packing(spec, with_mirror=args.mirror)
+    packing = drive_in_terminal(packing_steps(spec, with_mirror=args.mirror))
     if args.dlx:
         sys.stdout.write(format_dlx(packing, echo=text))
         return EXIT_FOUND
@@ -100,13 +100,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     return EXIT_NONE if count == 0 else EXIT_FOUND
-
-
-def read_input(spec: str) -> tuple[str, str]:
-    """The name and the text of the `spec` argument: a file, or standard input for '-'."""
-    if spec == "-":
-        return "<stdin>", sys.stdin.read()
-    return spec, read_text(spec)
 
 
 def _print_found(

@@ -10,15 +10,25 @@ the same shape) is listed once, so copies are never counted twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from slidelab.exactcover.dlxformat import format_problem
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import solve
+from slidelab.memory import MemoryBudget
 from slidelab.polycube.rotations import Shape, mirror, orientations
 from slidelab.polycube.spec import Cell, PieceSpec, Spec, cell_name
-from slidelab.runs import drive
+from slidelab.runs import Progress, drive
+
+PROGRESS_SECONDS = 0.05
+"""Longest time between two progress events while the placements are built."""
+CHECK_EVERY = 64
+"""Placements tried between two looks at the clock."""
+PLACEMENT_BYTES = 600
+CELL_BYTES = 250
+"""Bytes a placement and each of its cells hold: the placement, its option and seen-set entry."""
 
 
 @dataclass(frozen=True)
@@ -59,23 +69,49 @@ def base_shapes(piece: PieceSpec, with_mirror: bool = False) -> list[Shape]:
 
 def build_packing(spec: Spec, with_mirror: bool = False) -> Packing:
     """The exact-cover problem of packing `spec`'s pieces into its box."""
+    return drive(packing_steps(spec, with_mirror))
+
+
+def packing_steps(
+    spec: Spec, with_mirror: bool = False, budget: MemoryBudget | None = None
+) -> Generator[Progress, None, Packing]:
+    """`build_packing` as a solver's first phase: it yields `Progress` about every 50 ms (so
+    closing it cancels a big build) and refuses (`MemoryBudgetError`) once the placements
+    would hold more memory than `budget` (default: `MemoryBudget.of(None)`)."""
+    budget = MemoryBudget.of(None) if budget is None else budget
+    started = tick = time.perf_counter()
     box = set(spec.box)
     low = [min(c[axis] for c in spec.box) for axis in range(3)]
     high = [max(c[axis] for c in spec.box) for axis in range(3)]
     placements: list[Placement] = []
     seen: set[tuple[str, tuple[Cell, ...]]] = set()
+    tried = 0
     for piece in spec.pieces:
         for shape in base_shapes(piece, with_mirror):
             for cells in _shifts(shape, low, high, box):
+                tried += 1
                 if (piece.name, cells) not in seen:
                     seen.add((piece.name, cells))
                     placements.append(Placement(piece.name, cells))
+                if tried % CHECK_EVERY == 0 and time.perf_counter() - tick > PROGRESS_SECONDS:
+                    budget.check(_placement_bytes(placements), "placing the pieces")
+                    tick = time.perf_counter()
+                    yield Progress("placing pieces", len(placements), tick - started)
+    budget.check(_placement_bytes(placements), "placing the pieces")
+    yield Progress("building tables", len(placements), time.perf_counter() - started)
     problem = Problem.of_sets(
         primary=[cell_name(c) for c in spec.box] + [p.name for p in spec.pieces],
         options=[[p.piece, *(cell_name(c) for c in p.cells)] for p in placements],
         bounds={p.name: (p.multiplicity, p.multiplicity) for p in spec.pieces},
     )
     return Packing(spec, with_mirror, problem, tuple(placements))
+
+
+def _placement_bytes(placements: list[Placement]) -> int:
+    """Memory the placements will take once in the problem too (Python objects: measured as
+    about `PLACEMENT_BYTES` and `CELL_BYTES` a cell)."""
+    cells = sum(len(p.cells) for p in placements)
+    return PLACEMENT_BYTES * len(placements) + CELL_BYTES * cells
 
 
 def _shifts(shape: Shape, low: list[int], high: list[int], box: set[Cell]) -> Iterator[Shape]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
+from slidelab.memory import parse_size
 from slidelab.parallel.options import default_jobs
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
@@ -57,6 +58,12 @@ def register(subcommands: SubParsers) -> None:
         help="stop after N configurations (default: what fits in memory)",
     )
     parser.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        help="stop before the search holds more than SIZE, such as 2G or 512M (default: "
+        "60%% of the available memory)",
+    )
+    parser.add_argument(
         "--jobs",
         type=int,
         default=default_jobs(),
@@ -76,17 +83,19 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError("--max-states must be at least 1")
     if args.jobs < 1:
         raise SlidelabError("--jobs must be at least 1")
+    max_memory = None if args.max_memory is None else parse_size(args.max_memory)
     search: Callable[..., Generator[Progress, None, SolveResult | Analysis]] = (
         analyze if args.analyze else solve
     )
     if args.all_styles:
-        run = every_style(search, puzzle, max_states=args.max_states, jobs=args.jobs)
+        run = every_style(
+            search, puzzle, max_states=args.max_states, max_memory=max_memory, jobs=args.jobs
+        )
         outcomes: list[SolveResult | Analysis] = list(drive_in_terminal(run))
     else:
         style = MoveStyle.from_number(args.style)
-        outcomes = [
-            drive_in_terminal(search(puzzle, style, max_states=args.max_states, jobs=args.jobs))
-        ]
+        limits = {"max_states": args.max_states, "max_memory": max_memory}
+        outcomes = [drive_in_terminal(search(puzzle, style, jobs=args.jobs, **limits))]
     if args.json:
         objects = [_as_json(puzzle, outcome) for outcome in outcomes]
         print(json.dumps({"styles": objects} if args.all_styles else objects[0]))

@@ -43,6 +43,11 @@ class Tables:
     def bytes_per_key(self) -> int:
         return 8 * self.words
 
+    def bytes_used(self) -> int:
+        """Bytes of the tables' arrays (part of what a search holds)."""
+        arrays = (self.kind_of, self.seg_lo, self.seg_hi, self.off_lo, self.off_hi, self.offs)
+        return sum(a.nbytes for a in (*arrays, self.pad_of, self.cell_of, self.base_occ))
+
     @property
     def layout(self) -> tuple[np.ndarray | int, ...]:
         """The board and piece arguments of `kernels.expand`, in its order."""

@@ -22,6 +22,7 @@ from typing import TypeVar
 import numpy as np
 
 from slidelab.errors import SlidelabError
+from slidelab.memory import MemoryBudget, mebibytes
 from slidelab.parallel.options import default_jobs
 from slidelab.runs import Progress
 from slidelab.sliding import kernels
@@ -46,6 +47,8 @@ between threads: a hand-off costs about 0.1 ms."""
 SPLIT_PARENTS = 64
 """Parents each thread must get too: a pace timed on a few parents is mostly noise."""
 
+STATE_CAPACITY = (1 << 31) - 1
+"""Most configurations a search can hold: parents are int32 indices."""
 SIFT_ROWS = 1 << 16
 """Initial rows of each thread's buffer of unknown successors (doubled when one overflows)."""
 
@@ -67,7 +70,7 @@ class SolveResult:
     path: tuple[Configuration, ...]
     """One shortest solution, start first; empty when there is none."""
     limit_message: str | None = None
-    """Why the run stopped early, if it hit --max-states."""
+    """Why the run stopped early, if it hit --max-states or the memory budget."""
     memory_bytes: int = 0
     """Memory the search's tables held at the end."""
 
@@ -114,10 +117,20 @@ class _Space:
     def bytes_used(self) -> int:
         return self.states.nbytes + self.parents.nbytes + self.table.nbytes
 
-    def make_room(self, limit: int) -> bool:
-        """Grow whichever array stopped the kernel; False, growing nothing, at `limit`."""
-        if self.n >= limit:
-            return False
+    def growth_peak(self) -> int:
+        """Bytes held at the peak of the next `make_room`: each grown array is filled while
+        the one it replaces is still held."""
+        rows, table = self.states.nbytes + self.parents.nbytes, self.table.nbytes
+        peak = rows + table
+        if self.n >= self.states.shape[0]:
+            peak = max(peak, 3 * rows + table)
+            rows *= 2
+        if self.n >= int(self.table.shape[0] * MAX_LOAD):
+            peak = max(peak, rows + 3 * table)
+        return peak
+
+    def make_room(self) -> None:
+        """Grow whichever array stopped the kernel."""
         if self.n >= self.states.shape[0]:
             capacity = 2 * self.states.shape[0]
             states = np.zeros((capacity, self.tables.words), np.uint64)
@@ -128,7 +141,6 @@ class _Space:
         if self.n >= int(self.table.shape[0] * MAX_LOAD):
             self.table = np.zeros((2 * self.table.shape[0], self.tables.words), np.uint64)
             kernels.rehash(self.states, self.n, self.table)
-        return True
 
     def path_to(self, index: int) -> tuple[Configuration, ...]:
         chain = []
@@ -197,8 +209,12 @@ class _Outcome:
 class _Expander:
     """Expands a chunk of a layer on this thread, or split over up to `jobs` threads."""
 
-    def __init__(self, tables: Tables, style: MoveStyle, jobs: int) -> None:
+    def __init__(self, tables: Tables, style: MoveStyle, jobs: int, limits: Limits) -> None:
         self.layout = tables.layout
+        self.limits = limits
+        self.refusal = ""
+        """Why the space could not grow, once `room` said so."""
+        self.tables_bytes = tables.bytes_used()
         self.style = style
         self.reach_code = _REACH_CODES[style.reach]
         self.jobs = jobs
@@ -206,7 +222,9 @@ class _Expander:
         self.pool = ThreadPoolExecutor(max(1, jobs - 1))  # starts threads on first use
         self.pace = 0.0  # seconds of one thread's work per parent, on the last step
         self.no_out = self._buffers(0)
-        self.outs = [self._buffers(SIFT_ROWS if jobs > 1 else 0) for _ in range(jobs)]
+        # the threads' buffers take at most an eighth of the memory budget
+        rows = min(SIFT_ROWS, limits.memory.limit // (64 * jobs * (self.words + 1)))
+        self.outs = [self._buffers(rows if jobs > 1 else 0) for _ in range(jobs)]
 
     def _buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray]:
         return np.empty((rows, self.words), np.uint64), np.empty(rows, np.int64)
@@ -214,9 +232,35 @@ class _Expander:
     def close(self) -> None:
         self.pool.shutdown()
 
-    def step(self, space: _Space, lo: int, hi: int, budget: int, limit: int) -> tuple[int, int]:
-        """Expand parents lo.. (at most `budget`, stopping at hi) into `space`, up to `limit`
-        configurations, as `kernels.expand` does; returns (next parent, status)."""
+    def bytes_used(self) -> int:
+        """Bytes of the puzzle's tables and the threads' output buffers."""
+        buffers = sum(a.nbytes for out in (self.no_out, *self.outs) for a in out)
+        return self.tables_bytes + buffers
+
+    def room(self, space: _Space) -> bool:
+        """Grow `space` for more configurations, unless that passes a limit: then say which
+        in `refusal` and return False.  Memory counts every array held, growth included."""
+        limits = self.limits
+        if space.n >= limits.states:
+            self.refusal = (
+                f"the limit set by --max-states ({limits.states:,})"
+                if limits.max_states is not None
+                else f"the most configurations a search holds ({limits.states:,})"
+            )
+            return False
+        peak = space.growth_peak() + self.bytes_used()
+        if peak > limits.memory.limit:
+            self.refusal = (
+                f"growing its tables to {mebibytes(peak)} would pass {limits.memory.source}"
+            )
+            return False
+        space.make_room()
+        return True
+
+    def step(self, space: _Space, lo: int, hi: int, budget: int) -> tuple[int, int]:
+        """Expand parents lo.. (at most `budget`, stopping at hi) into `space`, up to the
+        limits, as `kernels.expand` does; returns (next parent, status)."""
+        limit = self.limits.states
         stop = min(hi, lo + budget)
         work = (stop - lo) * self.pace
         threads = min(self.jobs, (stop - lo) // SPLIT_PARENTS, int(work / SPLIT_SECONDS))
@@ -274,15 +318,21 @@ class _Expander:
                     min(space.max_fill, limit),
                 )
                 done = rows if failed < 0 else done + failed
-                if done < rows and not space.make_room(limit):
+                if done < rows and not self.room(space):
                     return int(out_parent[done]), kernels.NEED_ROOM
-            if parent < end:
+            if parent < end and self._buffers_fit(2 * out.shape[0], space):
                 self.outs = [self._buffers(2 * out.shape[0]) for _ in self.outs]
             while parent < end:
                 parent, status = self._expand(space, parent, end, end - parent, limit)
-                if status == kernels.NEED_ROOM and not space.make_room(limit):
+                if status == kernels.NEED_ROOM and not self.room(space):
                     return parent, status
         return stop, kernels.RANGE_DONE if stop >= hi else kernels.BUDGET_USED
+
+    def _buffers_fit(self, rows: int, space: _Space) -> bool:
+        """Whether buffers of `rows` rows, made while the old ones are held, fit the memory
+        budget (smaller buffers only mean more work on this thread)."""
+        grown = len(self.outs) * rows * (self.words + 1) * 8
+        return space.bytes_used() + self.bytes_used() + grown <= self.limits.memory.limit
 
     def _sift(
         self, space: _Space, out: tuple[np.ndarray, np.ndarray], lo: int, hi: int
@@ -315,33 +365,32 @@ def check_style(puzzle: Puzzle, style: MoveStyle) -> None:
         )
 
 
-def default_max_states(tables: Tables) -> int:
-    """A state limit that keeps the search within about 60% of the available memory."""
-    per_state = 1.5 * (tables.bytes_per_key + 4) + 4 * 2 / MAX_LOAD
-    return max(1 << 16, int(0.6 * available_memory() / per_state))
+@dataclass(frozen=True)
+class Limits:
+    """How far a search may grow: configurations (`--max-states`, None for no limit) and
+    the bytes of every array it holds."""
 
+    max_states: int | None
+    memory: MemoryBudget
 
-def available_memory() -> int:
-    """Bytes of memory available to this process (MemAvailable on Linux)."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 4 << 30
+    @classmethod
+    def of(cls, max_states: int | None, max_memory: int | None) -> Limits:
+        return cls(max_states, MemoryBudget.of(max_memory))
+
+    @property
+    def states(self) -> int:
+        """The configuration count the kernels stop at."""
+        return self.max_states if self.max_states is not None else STATE_CAPACITY
 
 
 def _bfs(
-    puzzle: Puzzle, style: MoveStyle, max_states: int | None, stop_at_goal: bool, jobs: int | None
+    puzzle: Puzzle, style: MoveStyle, limits: Limits, stop_at_goal: bool, jobs: int | None
 ) -> Generator[Progress, None, _Outcome]:
     check_style(puzzle, style)
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise SlidelabError(f"the number of jobs must be at least 1, not {jobs}")
     tables = build_tables(puzzle)
-    limit = max_states if max_states is not None else default_max_states(tables)
     goal = _GoalTables.build(tables)
     space = _Space.create(tables)
     outcome = _Outcome(space, [0])
@@ -357,19 +406,19 @@ def _bfs(
     if stop_at_goal and goal.scan(space, 0, 1, True)[0] == 0:
         outcome.goal_index = 0
         return outcome
-    expander = _Expander(tables, style, jobs)
+    expander = _Expander(tables, style, jobs, limits)
     try:
-        yield from _layers(space, outcome, goal if stop_at_goal else None, expander, limit)
+        yield from _layers(space, outcome, goal if stop_at_goal else None, expander)
     finally:
         expander.close()
     return outcome
 
 
 def _layers(
-    space: _Space, outcome: _Outcome, goal: _GoalTables | None, expander: _Expander, limit: int
+    space: _Space, outcome: _Outcome, goal: _GoalTables | None, expander: _Expander
 ) -> Generator[Progress, None, None]:
     """Expand one distance layer after another into `outcome`, until none is new, the goal
-    (if any) is met or `limit` is reached."""
+    (if any) is met or a limit is reached (`_Expander.room`)."""
     started = time.perf_counter()
     budget = 64
     distance = 0
@@ -381,7 +430,7 @@ def _layers(
         while parent < hi:
             before = space.n
             tick = time.perf_counter()
-            parent, status = expander.step(space, parent, hi, budget, limit)
+            parent, status = expander.step(space, parent, hi, budget)
             took = time.perf_counter() - tick
             budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 8), 1 << 22))
             if goal is not None and space.n > before:
@@ -390,11 +439,11 @@ def _layers(
                     outcome.goal_index = first
                     yield _progress(expander, first + 1, started, distance)
                     return
-            if status == kernels.NEED_ROOM and not space.make_room(limit):
+            if status == kernels.NEED_ROOM and not expander.room(space):
                 outcome.limit_message = (
                     f"stopped at distance {distance} after {space.n:,} configurations, "
-                    f"the limit set by --max-states ({limit:,}); the search held "
-                    f"{space.bytes_used() / 2**20:,.1f} MiB"
+                    f"{expander.refusal}; the search held "
+                    f"{mebibytes(space.bytes_used())}"
                 )
                 return
             yield _progress(expander, space.n, started, distance if space.n > hi else distance - 1)
@@ -413,11 +462,16 @@ def _progress(expander: _Expander, explored: int, started: float, depth: int) ->
 
 
 def solve(
-    puzzle: Puzzle, style: MoveStyle, *, max_states: int | None = None, jobs: int | None = None
+    puzzle: Puzzle,
+    style: MoveStyle,
+    *,
+    max_states: int | None = None,
+    max_memory: int | None = None,
+    jobs: int | None = None,
 ) -> Generator[Progress, None, SolveResult]:
     """Find a shortest solution of `puzzle` with moves of `style`, on `jobs` threads
-    (default: every core)."""
-    outcome = yield from _bfs(puzzle, style, max_states, True, jobs)
+    (default: every core), within `max_memory` bytes (default: `MemoryBudget.of`)."""
+    outcome = yield from _bfs(puzzle, style, Limits.of(max_states, max_memory), True, jobs)
     space = outcome.space
     memory = space.bytes_used()
     if outcome.goal_index < 0:
@@ -428,11 +482,16 @@ def solve(
 
 
 def analyze(
-    puzzle: Puzzle, style: MoveStyle, *, max_states: int | None = None, jobs: int | None = None
+    puzzle: Puzzle,
+    style: MoveStyle,
+    *,
+    max_states: int | None = None,
+    max_memory: int | None = None,
+    jobs: int | None = None,
 ) -> Generator[Progress, None, Analysis]:
     """Explore everything reachable from the start of `puzzle` with moves of `style`, on
-    `jobs` threads (default: every core)."""
-    outcome = yield from _bfs(puzzle, style, max_states, False, jobs)
+    `jobs` threads (default: every core), within `max_memory` bytes."""
+    outcome = yield from _bfs(puzzle, style, Limits.of(max_states, max_memory), False, jobs)
     space = outcome.space
     layers = outcome.layers
     last = sum(layers[:-1])
@@ -459,12 +518,16 @@ def every_style(
     puzzle: Puzzle,
     *,
     max_states: int | None = None,
+    max_memory: int | None = None,
     jobs: int | None = None,
 ) -> Generator[Progress, None, tuple[ResultT, ...]]:
     """Run `search` (`solve` or `analyze`) in every move style, one after the other."""
     results = []
     for style in MoveStyle.ALL:
-        results.append((yield from search(puzzle, style, max_states=max_states, jobs=jobs)))
+        found = yield from search(
+            puzzle, style, max_states=max_states, max_memory=max_memory, jobs=jobs
+        )
+        results.append(found)
     return tuple(results)
 
 

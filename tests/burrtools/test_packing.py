@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from slidelab.burrtools.model import XmpuzzleError
-from slidelab.burrtools.packing import build_packing
+from slidelab.burrtools import packing
+from slidelab.burrtools.convert import puzzle_from_spec
+from slidelab.burrtools.model import (
+    FIXED,
+    BurrProblem,
+    Part,
+    Puzzle,
+    Shape,
+    Voxel,
+    XmpuzzleError,
+)
+from slidelab.burrtools.packing import build_packing, packing_steps
 from slidelab.burrtools.reader import read_xmpuzzle
+from slidelab.library import shipped_text
+from slidelab.memory import MemoryBudget, MemoryBudgetError
 from slidelab.polycube.packing import solution_numbers
+from slidelab.polycube.spec import parse_spec
+from slidelab.runs import Progress, drive
+from tests.polycube.test_packing import PENTOMINOES_IN_A_CUBE
 
 from .conftest import puzzle
 from .made import DATA
@@ -114,3 +129,33 @@ def test_max_holes_is_refused():
     assert str(caught.value) == (
         "t.xmpuzzle: problem 'h': maxHoles (at most 1 empty variable voxels) is not supported"
     )
+
+
+def test_placing_pieces_yields_progress_while_nothing_fits(monkeypatch) -> None:
+    monkeypatch.setattr(packing, "PROGRESS_SECONDS", 0.0)
+    corners = (Voxel((0, 0, 0), FIXED), Voxel((99, 99, 99), FIXED))
+    sparse = Puzzle(
+        shapes=(Shape((1, 1, 2), (Voxel((0, 0, 0), FIXED), Voxel((0, 0, 1), FIXED))),
+                Shape((100, 100, 100), corners)),
+        problems=(BurrProblem(name="", parts=(Part(0, 1, 1),), result=1),),
+    )  # fmt: skip
+    steps = packing_steps(sparse, 0)
+    first = next(steps)
+    assert (first.phase, first.explored) == ("placing pieces", 0)
+    steps.close()
+
+
+def test_a_big_build_is_refused_at_its_memory_budget(monkeypatch) -> None:
+    monkeypatch.setattr(packing, "PROGRESS_SECONDS", 0.0)
+    spec = parse_spec(PENTOMINOES_IN_A_CUBE)
+    with pytest.raises(MemoryBudgetError, match=r"^placing the pieces would need "):
+        drive(packing_steps(puzzle_from_spec(spec), 0, budget=MemoryBudget.of(1 << 20)))
+
+
+def test_the_build_in_steps_is_the_build(monkeypatch) -> None:
+    monkeypatch.setattr(packing, "PROGRESS_SECONDS", 0.0)
+    made = puzzle_from_spec(parse_spec(shipped_text("polycube", "solid-pentominoes-2x3x10.pcube")))
+    events: list[Progress] = []
+    built = drive(packing_steps(made, 0), on_progress=events.append)
+    assert len(events) > 2 and events[-1].phase == "building tables"
+    assert built == build_packing(made, 0)

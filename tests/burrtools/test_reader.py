@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from slidelab.burrtools import reader
 from slidelab.burrtools.model import (
     FIXED,
     SOLVED,
@@ -235,6 +236,30 @@ def test_truncated_and_corrupt_gzip() -> None:
     corrupt = data[:20] + bytes(b ^ 0x55 for b in data[20:60]) + data[60:]
     with pytest.raises(XmpuzzleError, match=r"^t\.xmpuzzle: gzip stream: corrupt compressed data"):
         parse_xmpuzzle(corrupt, "t.xmpuzzle")
+
+
+def test_a_gzip_bomb_is_refused_once_it_passes_the_cap(monkeypatch) -> None:
+    monkeypatch.setattr(reader, "MAX_XML_BYTES", 1 << 20)
+    bomb = gzip.compress(b"<puzzle>" + b" " * (4 << 20) + b"</puzzle>")
+    assert len(bomb) < 10_000
+    with pytest.raises(XmpuzzleError) as caught:
+        parse_xmpuzzle(bomb, "t.xmpuzzle")
+    assert str(caught.value) == (
+        "t.xmpuzzle: gzip stream: unpacks to more than 1 MiB of XML, more than any puzzle "
+        "needs; refused"
+    )
+
+
+def test_the_cap_lets_a_file_of_exactly_its_size_through(monkeypatch) -> None:
+    data = (DATA / "dominoes.xmpuzzle").read_bytes()
+    monkeypatch.setattr(reader, "MAX_XML_BYTES", len(gzip.decompress(data)))
+    assert parse_xmpuzzle(data, "t.xmpuzzle") == read_xmpuzzle(DATA / "dominoes.xmpuzzle")
+
+
+def test_a_huge_declared_space_is_refused_without_allocating_it() -> None:
+    data = xml('<voxel x="1000000" y="1000000" z="1000000" type="0">#</voxel>')
+    with pytest.raises(XmpuzzleError, match="the voxel string has 1 voxels, the 1000000x"):
+        parse_xmpuzzle(data, "t.xmpuzzle")
 
 
 def test_truncated_xml_in_a_made_file() -> None:

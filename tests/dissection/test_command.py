@@ -75,7 +75,7 @@ def test_another_source_shape(tmp_path, capsys):
 
 
 def test_shape_from_stdin(monkeypatch, capsys):
-    monkeypatch.setattr("sys.stdin", io.StringIO(TOY))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(TOY.encode())))
     assert main(["dissect", "2", "-", "--count"]) == 0
     assert capsys.readouterr().out.startswith("3 solutions")
 

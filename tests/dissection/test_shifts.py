@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from slidelab.dissection import search, shifts
+from slidelab.dissection.model import Dissection
 from slidelab.dissection.motions import oriented, stances
+from slidelab.dissection.search import solve
 from slidelab.dissection.shape import Shape, parse_region, parse_shape, square
 from slidelab.dissection.shifts import Tables
 from slidelab.library import load_shipped
+from slidelab.memory import MemoryBudget, MemoryBudgetError
+from slidelab.runs import drive
 from tests.dissection.figures import RUNS, TOY_SHIFTS
 
 
@@ -54,3 +59,22 @@ def test_every_placement_meets_the_target_and_masks_agree_with_footprints():
             moved = {int(x) for x in tables.footprint_source[i, begin:end]}
             assert len(moved) == end - begin
             assert int(tables.source_mask[q, i, 0]) == sum(1 << x for x in moved)
+
+
+def test_building_the_tables_is_the_solvers_first_phase(monkeypatch):
+    monkeypatch.setattr(shifts, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(search, "_kept_tables", {})  # built here, not kept from another test
+    target = square(12)
+    events = iter(solve(Dissection(square(12), target, 4, False, False)))
+    phases = [next(events).phase for _ in range(3)]
+    assert phases == ["building tables"] * 3
+    events.close()
+
+
+def test_the_tables_are_refused_before_they_pass_the_memory_budget():
+    square16 = square(16)
+    with pytest.raises(MemoryBudgetError) as refused:
+        drive(Tables.steps(square16, square16, budget=MemoryBudget.of(1 << 20)))
+    assert str(refused.value) == (
+        "building the tables would need 12.6 MiB, more than the limit set by --max-memory (1.0 MiB)"
+    )

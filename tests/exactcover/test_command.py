@@ -61,7 +61,7 @@ def test_json_lists_solutions_unless_counting(capsys, tmp_path):
 
 
 def test_reads_stdin(capsys, monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO(DLX1_EXAMPLE))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(DLX1_EXAMPLE.encode())))
     assert main(["dlx", "--count"]) == 0
     assert capsys.readouterr().out == "1\n"
 

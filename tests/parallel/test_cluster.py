@@ -8,7 +8,7 @@ from slidelab.cli import main
 from slidelab.exactcover.split import search_split
 from slidelab.parallel import run
 from slidelab.parallel.run import ClusterError
-from slidelab.runs import drive
+from slidelab.runs import Progress, drive
 from tests.exactcover.problems import queens
 
 distributed = pytest.importorskip("distributed")
@@ -33,6 +33,23 @@ def test_the_cluster_lists_what_one_process_lists(cluster, monkeypatch):
     there = drive(search_split(queens(8), listing=True, scheduler=cluster.scheduler_address))
     assert there.count == here.count == 92
     assert there.solutions == here.solutions and there.subproblems == here.subproblems > 8
+
+
+def test_a_run_survives_the_workers_restarting(cluster, monkeypatch):
+    monkeypatch.setattr(run, "ROOT_NODES", 20)
+    monkeypatch.setattr(run, "PROBE_NODES", 10)
+    restarts = []
+
+    def restart_once(event: Progress) -> None:
+        if event.phase.endswith("subproblems done") and not restarts:
+            with distributed.Client(cluster.scheduler_address, set_as_default=False) as other:
+                other.restart()
+            restarts.append(event.found)
+
+    outcome = drive(
+        search_split(queens(9), scheduler=cluster.scheduler_address), on_progress=restart_once
+    )
+    assert restarts and outcome.count == 352
 
 
 def test_the_command_line_counts_on_the_cluster(cluster, capsys):

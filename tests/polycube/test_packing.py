@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from slidelab.exactcover.dlxformat import parse_problem
 from slidelab.exactcover.search import count_solutions
 from slidelab.library import load_shipped, shipped_text
-from slidelab.polycube.packing import build_packing, format_dlx, solution_numbers
+from slidelab.memory import MemoryBudget, MemoryBudgetError
+from slidelab.polycube import packing as packing_module
+from slidelab.polycube.family import POLYCUBE
+from slidelab.polycube.packing import build_packing, format_dlx, packing_steps, solution_numbers
 from slidelab.polycube.reference import count_with_labelled_copies
 from slidelab.polycube.rotations import ROTATIONS, apply, normalize
 from slidelab.polycube.spec import cell_name, parse_spec
+from slidelab.runs import Progress, drive
 
 
 def seed_options(spec_text: str) -> set[frozenset[str]]:
@@ -112,3 +118,39 @@ def test_solutions_decode_to_pieces_and_cells():
     for placements in decoded:
         assert [p.piece for p in placements] == ["L", "U"]
         assert sorted(c for p in placements for c in p.cells) == list(packing.spec.box)
+
+
+PENTOMINOES_IN_A_CUBE = shipped_text(POLYCUBE, "solid-pentominoes-2x3x10.pcube").replace(
+    "[01][0-2][0-9]", "[0-5][0-5][0-5]"
+)
+"""The twelve pentominoes in a 6x6x6 box: thousands of placements (and no solution)."""
+
+
+def test_placing_pieces_is_a_phase_with_progress_and_the_same_packing(monkeypatch):
+    monkeypatch.setattr(packing_module, "PROGRESS_SECONDS", 0.0)
+    spec = parse_spec(PENTOMINOES_IN_A_CUBE)
+    events: list[Progress] = []
+    packing = drive(packing_steps(spec), on_progress=events.append)
+    assert [e.phase for e in events].count("placing pieces") > 100
+    assert events[-1].phase == "building tables"
+    assert packing == build_packing(spec)
+
+
+def test_closing_the_build_after_its_first_progress_stops_it(monkeypatch):
+    monkeypatch.setattr(packing_module, "PROGRESS_SECONDS", 0.0)
+    steps = packing_steps(parse_spec(PENTOMINOES_IN_A_CUBE))
+    first = next(steps)
+    assert (first.phase, first.explored) == ("placing pieces", 64)
+    steps.close()
+    with pytest.raises(StopIteration):
+        next(steps)
+
+
+def test_the_build_is_refused_once_it_passes_its_memory_budget(monkeypatch):
+    monkeypatch.setattr(packing_module, "PROGRESS_SECONDS", 0.0)
+    budget = MemoryBudget.of(1 << 20)
+    with pytest.raises(MemoryBudgetError) as refused:
+        drive(packing_steps(parse_spec(PENTOMINOES_IN_A_CUBE), budget=budget))
+    assert str(refused.value) == (
+        "placing the pieces would need 1.0 MiB, more than the limit set by --max-memory (1.0 MiB)"
+    )

@@ -10,6 +10,7 @@ import pytest
 
 from slidelab.cli import main
 from tests.sliding.figures import SILLY, SILLY_LAYERS, SILLY_MOVES
+from tests.sliding.test_search import single_blank
 
 
 @pytest.fixture
@@ -123,3 +124,23 @@ def test_jobs_gives_the_same_json_on_any_number_of_threads(capsys, silly):
 def test_jobs_below_one_is_refused(capsys, silly):
     assert main(["slide", silly, "--jobs", "0"]) == 2
     assert capsys.readouterr().err == "slidelab: --jobs must be at least 1\n"
+
+
+def test_memory_limit_exits_with_3_naming_the_option(capsys, tmp_path):
+    path = tmp_path / "fifteen.slide"
+    path.write_text(single_blank(3, 4))
+    status, result = run_json(capsys, str(path), "--analyze", "--max-memory", "1M", "--jobs", "1")
+    assert status == 3
+    assert "would pass the limit set by --max-memory (1.0 MiB)" in result["limit"]
+
+
+@pytest.mark.parametrize(
+    ("size", "message"),
+    [
+        ("2X", "slidelab: --max-memory takes a size such as 2G or 512M, not '2X'\n"),
+        ("100K", "slidelab: --max-memory must be at least 1M, not '100K'\n"),
+    ],
+)
+def test_bad_memory_sizes_are_refused(capsys, silly, size, message):
+    assert main(["slide", silly, "--max-memory", size]) == 2
+    assert capsys.readouterr().err == message

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from slidelab import memory
 from slidelab.errors import SlidelabError
 from slidelab.library import load_shipped
 from slidelab.runs import Progress, drive
@@ -148,6 +149,26 @@ def test_max_states_stops_cleanly_with_a_message():
     assert result.moves is None
     assert result.limit_message.startswith(
         "stopped at distance 11 after 1,000 configurations, the limit set by --max-states (1,000)"
+    )
+
+
+def test_max_memory_stops_before_a_growth_would_pass_it():
+    puzzle = parse_puzzle(single_blank(3, 3))
+    analysis = drive(analyze(puzzle, MoveStyle.STEP, max_memory=1 << 20, jobs=1))
+    assert analysis.limit_message == (
+        "stopped at distance 18 after 22,937 configurations, growing its tables to 1.1 MiB "
+        "would pass the limit set by --max-memory (1.0 MiB); the search held 0.6 MiB"
+    )
+    assert analysis.memory_bytes <= 1 << 20
+
+
+def test_the_default_memory_budget_is_named_when_it_stops_a_search(monkeypatch):
+    monkeypatch.setattr(memory, "available_memory", lambda: 4 << 20)
+    result = drive(analyze(parse_puzzle(single_blank(3, 3)), MoveStyle.STEP, jobs=1))
+    assert result.limit_message == (
+        "stopped at distance 21 after 65,536 configurations, growing its tables to 3.3 MiB "
+        "would pass the default memory budget (60% of the available memory, 2.4 MiB; set it "
+        "with --max-memory); the search held 1.8 MiB"
     )
 
 

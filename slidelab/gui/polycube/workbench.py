@@ -9,9 +9,7 @@ count its assemblies as BurrTools does, and browse them in 3D.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor
@@ -59,7 +57,7 @@ from slidelab.gui.worker import SolverRunner
 from slidelab.library import shipped_names
 from slidelab.polycube.draft import Draft, split_header
 from slidelab.polycube.family import POLYCUBE
-from slidelab.polycube.packing import Packing, build_packing, format_dlx
+from slidelab.polycube.packing import Packing, build_packing, format_dlx, packing_steps
 from slidelab.polycube.rotations import orientations
 from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
@@ -560,28 +558,30 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
 
     def solve(self) -> None:
         """Solve the spec (or BurrTools problem): count, list the first N, or count the classes
-        under symmetry and (unless counting only) list one solution of each."""
-        listing = not self.count_only.isChecked()
-        if self._burr_packing is not None:
-            burr = self._burr_packing
-            problem = burr.exact_cover
-            distinct: Callable[[], Solver[AssemblyCount | DistinctCount]]
-            distinct = partial(search_assemblies, burr, listing=listing)
-        else:
-            packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
-            self._packing = packing
-            problem = packing.problem
-            distinct = partial(search_distinct, packing, listing=listing)
+        under symmetry and (unless counting only) list one solution of each.  A spec's pieces
+        are placed in the run, where progress shows and Cancel reaches."""
+        burr, spec, mirror = self._burr_packing, self.draft.to_spec(), self.mirror.isChecked()
+        distinct, count_only = self.distinct.isChecked(), self.count_only.isChecked()
+        limit = self.first.value() or None
+
+        def run() -> Solver[AssemblyCount | DistinctCount | ExactCoverResult]:
+            if burr is not None:
+                problem = burr.exact_cover
+                if distinct:
+                    return (yield from search_assemblies(burr, listing=not count_only))
+            else:
+                packing = yield from packing_steps(spec, mirror)
+                self._packing, problem = packing, packing.problem
+                if distinct:
+                    return (yield from search_distinct(packing, listing=not count_only))
+            if count_only:
+                return (yield from solve(problem, count_only=True))
+            return (yield from solve(problem, limit=limit))
+
         self._forget_solutions()
         self.result_text.setText("Solving…")
         self.pages.setCurrentIndex(2)
-        if self.distinct.isChecked():
-            self.start_run("polycube", distinct)
-        elif self.count_only.isChecked():
-            self.start_run("polycube", lambda: solve(problem, count_only=True))
-        else:
-            limit = self.first.value() or None
-            self.start_run("polycube", lambda: solve(problem, limit=limit))
+        self.start_run("polycube", run)
 
     def run_found(self, batch: SolutionsFound) -> None:
         start = len(self._solutions)

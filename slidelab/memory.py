@@ -1,0 +1,81 @@
+"""Memory budgets: how many bytes a search may hold, and who said so.
+
+A search counts the arrays it holds, a growth's old and new arrays side by
+side, and stops before the count would pass its budget; its message names what
+set the budget (`--max-memory`, or the default share of the available memory),
+so the user knows which knob to turn.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from slidelab.errors import SearchLimitError
+from slidelab.validation import OptionValueError
+
+DEFAULT_SHARE = 0.6
+"""Share of the available memory a search may hold when no --max-memory is given."""
+FALLBACK_AVAILABLE = 4 << 30
+"""Available memory assumed where /proc/meminfo cannot tell."""
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_SIZE = re.compile(r"([0-9]{1,15}(?:\.[0-9]{1,6})?)([KMGT]?)(?:i?B)?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class MemoryBudget:
+    """At most `limit` bytes; `source` names what set it, for the stop message."""
+
+    limit: int
+    source: str
+
+    @classmethod
+    def of(cls, max_memory: int | None) -> MemoryBudget:
+        """The budget `--max-memory` set, or the default share of the available memory."""
+        if max_memory is not None:
+            return cls(max_memory, f"the limit set by --max-memory ({mebibytes(max_memory)})")
+        limit = int(DEFAULT_SHARE * available_memory())
+        return cls(
+            limit,
+            f"the default memory budget ({DEFAULT_SHARE:.0%} of the available memory, "
+            f"{mebibytes(limit)}; set it with --max-memory)",
+        )
+
+    def check(self, needed: int, what: str) -> None:
+        """Refuse (`MemoryBudgetError`) to go on with `what` when it needs more than the budget."""
+        if needed > self.limit:
+            raise MemoryBudgetError(
+                f"{what} would need {mebibytes(needed)}, more than {self.source}"
+            )
+
+
+class MemoryBudgetError(SearchLimitError):
+    """Work that would hold more memory than its budget allows."""
+
+
+def mebibytes(size: int) -> str:
+    """`size` bytes, said in MiB."""
+    return f"{size / 2**20:,.1f} MiB"
+
+
+def parse_size(text: str) -> int:
+    """Bytes from a size such as `2G`, `512M`, `1.5GiB` or `1000000` (units are powers of 1024)."""
+    match = _SIZE.fullmatch(text.strip())
+    if match is None:
+        raise OptionValueError(f"--max-memory takes a size such as 2G or 512M, not {text!r}")
+    size = int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+    if size < 1 << 20:
+        raise OptionValueError(f"--max-memory must be at least 1M, not {text!r}")
+    return size
+
+
+def available_memory() -> int:
+    """Bytes of memory available to this process (MemAvailable on Linux)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return FALLBACK_AVAILABLE
