@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
@@ -16,27 +15,16 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTabWidget
 
-from slidelab import registry
 from slidelab.errors import SlidelabError
 from slidelab.formats import family_of_file
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import Workbench
 from slidelab.gui.workbenches import build_workbenches
 from slidelab.gui.worker import SolverRunner
+from slidelab.kernels_warmup import WarmUpQueue, kernel_families
 from slidelab.library import shipped_text
-from slidelab.runs import Progress
 
 MAX_RECENT = 10
-
-
-def warming_up() -> Generator[Progress, None, None]:
-    """A solver-shaped job that compiles (or loads) every family's numba kernels, saying
-    which family it is at."""
-    for family in registry.FAMILIES:
-        if family.warm_up is not None:
-            phase = f"preparing solvers: {family.title.lower()}…"
-            yield Progress(phase=phase, explored=0, elapsed=0.0)
-            family.warm_up()
 
 
 class MainWindow(QMainWindow):
@@ -47,10 +35,14 @@ class MainWindow(QMainWindow):
     every document with unsaved edits.
     """
 
-    def __init__(self, settings: QSettings | None = None) -> None:
+    def __init__(
+        self, settings: QSettings | None = None, warm_up: WarmUpQueue | None = None
+    ) -> None:
         super().__init__()
         self.settings = settings or QSettings("slidelab", "slidelab")
         self.runner = SolverRunner(self)
+        self.warm_up = warm_up or WarmUpQueue.for_this_machine()
+        self.warm_runner = SolverRunner(self)
         self.status_panel = StatusPanel()
         self.status_panel.cancelRequested.connect(self.runner.cancel)
         self.runner.progress.connect(self.status_panel.show_progress)
@@ -89,16 +81,30 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(workbench)  # type: ignore[arg-type]
 
     def _warm_up(self) -> None:
-        """Compile the solver kernels on the worker thread, showing "preparing solvers"."""
-        self.status_panel.preparing()
-        self.runner.finished.connect(self._warmed, Qt.ConnectionType.SingleShotConnection)
-        self.runner.start(warming_up)
+        """Compile the solver kernels on their own thread, showing the fraction done, while
+        the tabs stay usable; a run started meanwhile has its families' kernels go first."""
+        self.warm_runner.progress.connect(self.status_panel.show_compiling)
+        self.warm_runner.finished.connect(self._warmed, Qt.ConnectionType.SingleShotConnection)
+        self.warm_runner.failed.connect(self._warm_up_failed)
+        self.runner.started.connect(self._run_started)
+        self.warm_runner.start(self.warm_up.compiling)
+
+    def _run_started(self) -> None:
+        families = kernel_families(self.workbench.family)
+        if self.warm_up.waiting(families):
+            self.warm_up.prioritise(families)
+            self.status_panel.compiling_first()
 
     def _clean_changed(self, clean: bool) -> None:
         self.setWindowModified(not clean)
 
     def _warmed(self, _result: object) -> None:
-        self.status_panel.ready()
+        self.status_panel.compiled()
+
+    def _warm_up_failed(self, message: str) -> None:
+        """Runs still compile their own kernels; say why they will be slow to start."""
+        self.status_panel.compiled()
+        self.status_panel.ready(f"solvers not compiled ahead: {message.splitlines()[0]}")
 
     def _tab_changed(self) -> None:
         workbench = self.workbench
@@ -284,4 +290,5 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("geometry", self.saveGeometry())
         self.runner.shutdown()
+        self.warm_runner.shutdown()
         event.accept()
