@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Screenshots of the desktop app for people to look at: every workbench at work.
 
-Starts its own Xvfb when there is no display; opens a classic sliding puzzle,
+Starts its own Xvfb when there is no display; shows the kernels' warm-up at launch and a
+Solve pressed meanwhile; opens a classic sliding puzzle,
 solves and analyses it; enumerates antislide 4x4x4 and shows a packing exploded,
 with locks and in edit mode; solves the Soma cube and shows a solution; saves
 cuts Knuth's toy shape into three connected pieces and shows the pieces moving; shows a
@@ -103,13 +104,13 @@ def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> No
             app.processEvents()
             time.sleep(0.02)
 
-    settle(lambda: not window.runner.busy)
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = shoot_warm_up(window, folder, settle, puzzle_name)
     bench = window.by_family["sliding"]
     window.open_library(window.by_family["sliding"], puzzle_name)
     bench.style_choice.setCurrentIndex(style)
-    folder.mkdir(parents=True, exist_ok=True)
     settle()
-    saved = [folder / "sliding-editor.png"]
+    saved.append(folder / "sliding-editor.png")
     window.grab().save(str(saved[-1]))
 
     bench.goal_mode.setChecked(True)
@@ -194,6 +195,21 @@ def shoot_sliding_trust(window, folder: Path, settle) -> list[Path]:
     settle(lambda: not window.runner.busy)
     saved.append(folder / "sliding-no-solution.png")
     window.grab().save(str(saved[-1]))
+
+
+def shoot_warm_up(window, folder: Path, settle, puzzle_name: str) -> list[Path]:
+    """The kernels' warm-up at launch (compiling them when numba's cache is empty: run with an
+    empty NUMBA_CACHE_DIR to see it), then a Solve pressed while it goes on."""
+    saved = [folder / "startup-warm-up.png"]
+    settle(lambda: window.status_panel.compiling.isVisible() or not window.warm_runner.busy)
+    window.grab().save(str(saved[-1]))
+    bench = window.by_family["sliding"]
+    window.open_library(bench, puzzle_name)
+    bench.solve()
+    settle()
+    saved.append(folder / "startup-solve-while-compiling.png")
+    window.grab().save(str(saved[-1]))
+    settle(lambda: not window.runner.busy and not window.warm_runner.busy, timeout=600.0)
     return saved
 
 

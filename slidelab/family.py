@@ -59,5 +59,9 @@ class Family:
     """Recognition by content, for files whose extension no family claims."""
     library: Library | None = None
     """The family's shipped puzzles, if it has any."""
-    warm_up: Callable[[], None] | None = None
-    """Compile (or load from numba's cache) the family's kernels on tiny inputs."""
+    warm_up: tuple[Callable[[], None], ...] = ()
+    """The steps that compile (or load from numba's cache) the family's kernels on tiny inputs,
+    each a few kernels, so that the app can count them (`slidelab.kernels_warmup`)."""
+    kernels_from: tuple[str, ...] = ()
+    """Other families whose kernels this family's runs call (polycube runs exact cover): a run
+    started while kernels compile has them compiled first."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+import pytest
+
 from slidelab import cli
 from slidelab.exactcover import command
 
@@ -15,3 +17,12 @@ def test_ctrl_c_says_the_run_stopped_and_exits_with_130(monkeypatch, capsys):
     monkeypatch.setattr(command, "run", interrupted)
     assert cli.main(["dlx", "-"]) == 130
     assert capsys.readouterr().err == "slidelab: stopped\n"
+
+
+def test_version_prints_the_version_and_exits(capsys):
+    from slidelab import __version__
+
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"slidelab {__version__}\n"

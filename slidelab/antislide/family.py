@@ -41,5 +41,5 @@ FAMILY = Family(
         _matches, rank=10, expected="an antislide packing with a '# brick AxBxC' line"
     ),
     library=Library(ANTISLIDE, ".antislide"),
-    warm_up=_warm_up,
+    warm_up=(_warm_up,),
 )

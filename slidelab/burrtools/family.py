@@ -7,6 +7,7 @@ the command line and in the polycube workbench.
 
 from __future__ import annotations
 
+from slidelab.exactcover.family import EXACT_COVER
 from slidelab.family import Family, SubParsers
 from slidelab.polycube.family import SUBCOMMAND
 
@@ -32,4 +33,5 @@ FAMILY = Family(
     register_cli=_register,
     extensions=(".xmpuzzle",),
     recognises_file=_recognises,
+    kernels_from=(EXACT_COVER,),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from slidelab.exactcover.family import EXACT_COVER
 from slidelab.family import Family, Library, SubParsers, TextSignature
 
 DISSECTION = "dissection"
@@ -38,5 +39,6 @@ FAMILY = Family(
         _matches, rank=20, expected="a dissection shape drawn with '.' and '*'"
     ),
     library=Library(DISSECTION, ".dots"),
-    warm_up=_warm_up,
+    warm_up=(_warm_up,),
+    kernels_from=(EXACT_COVER,),
 )

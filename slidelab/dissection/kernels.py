@@ -453,7 +453,7 @@ def search(
             limit = min(count + room, dlx.INFINITY)
             dlx.search_m(
                 top, ulink, dlink, color, length, llink, rlink, bound, slack,
-                x, ft, degree, tried, regs, rng, False, st[ITEMS], st[ITEMS],
+                x, ft, degree, tried, regs, rng, np.bool_(False), st[ITEMS], st[ITEMS],
                 listing, sol_opts, sol_ends, limit, max(budget - steps, 1),
             )  # fmt: skip
             steps += regs[dlx.NODES] - nodes

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from slidelab.family import Family, SubParsers
 
 EXACT_COVER = "exactcover"
@@ -13,10 +15,10 @@ def _register(subcommands: SubParsers) -> None:
     command.register(subcommands)
 
 
-def _warm_up() -> None:
-    from slidelab.exactcover.search import warm_up
+def _warm_up(bounded: bool) -> None:
+    from slidelab.exactcover.search import warm_up_kind
 
-    warm_up()
+    warm_up_kind(bounded)
 
 
 FAMILY = Family(
@@ -24,5 +26,5 @@ FAMILY = Family(
     title="Exact cover",
     subcommand="dlx",
     register_cli=_register,
-    warm_up=_warm_up,
+    warm_up=(partial(_warm_up, False), partial(_warm_up, True)),
 )

@@ -243,9 +243,17 @@ def find_solutions(
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel, so a first search starts at once."""
-    plain = Problem.of_sets(["a", "b"], [["a"], ["b"], ["a", "b"]], secondary=["s"])
-    bounded = Problem.of_sets(["a", "b"], [["a"], ["b"], ["a", "b"]], bounds={"a": (1, 2)})
-    for problem in (plain, bounded):
-        for seed in (None, 1):
-            find_solutions(problem, random_seed=seed, preprocess=True)
-            count_solutions(problem, random_seed=seed, engine=LINKS)
+    for bounded in (False, True):
+        warm_up_kind(bounded)
+
+
+def warm_up_kind(bounded: bool) -> None:
+    """Compile the kernels of plain problems (with a secondary item) or of bounded ones, with
+    and without random tie-breaking, in both engines."""
+    if bounded:
+        problem = Problem.of_sets(["a", "b"], [["a"], ["b"], ["a", "b"]], bounds={"a": (1, 2)})
+    else:
+        problem = Problem.of_sets(["a", "b"], [["a"], ["b"], ["a", "b"]], secondary=["s"])
+    for seed in (None, 1):
+        find_solutions(problem, random_seed=seed, preprocess=True)
+        count_solutions(problem, random_seed=seed, engine=LINKS)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
@@ -24,7 +23,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slidelab import registry
 from slidelab.errors import SlidelabError
 from slidelab.formats import family_of_file
 from slidelab.gui.help.about import AboutDialog
@@ -34,20 +32,11 @@ from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import Workbench
 from slidelab.gui.workbenches import build_workbenches
 from slidelab.gui.worker import SolverRunner
+from slidelab.kernels_warmup import WarmUpQueue, kernel_families
 from slidelab.library import shipped_text
 from slidelab.runs import Progress
 
 MAX_RECENT = 10
-
-
-def warming_up() -> Generator[Progress, None, None]:
-    """A solver-shaped job that compiles (or loads) every family's numba kernels, saying
-    which family it is at."""
-    for family in registry.FAMILIES:
-        if family.warm_up is not None:
-            phase = f"preparing solvers: {family.title.lower()}…"
-            yield Progress(phase=phase, explored=0, elapsed=0.0)
-            family.warm_up()
 
 
 class MainWindow(QMainWindow):
@@ -58,10 +47,14 @@ class MainWindow(QMainWindow):
     every document with unsaved edits.
     """
 
-    def __init__(self, settings: QSettings | None = None) -> None:
+    def __init__(
+        self, settings: QSettings | None = None, warm_up: WarmUpQueue | None = None
+    ) -> None:
         super().__init__()
         self.settings = settings or QSettings("slidelab", "slidelab")
         self.runner = SolverRunner(self)
+        self.warm_up = warm_up or WarmUpQueue.for_this_machine()
+        self.warm_runner = SolverRunner(self)
         self.by_family = build_workbenches(self.runner)
         self.workbenches: list[Workbench] = list(dict.fromkeys(self.by_family.values()))
         self.paths: dict[str, str | None] = {w.family: None for w in self.workbenches}
@@ -106,25 +99,37 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(workbench)  # type: ignore[arg-type]
 
     def _warm_up(self) -> None:
-        """Compile the solver kernels on the worker thread, showing "preparing solvers" on
-        every tab (no tab can run meanwhile)."""
-        for workbench in self.workbenches:
-            workbench.status.preparing()
-        self.runner.progress.connect(self._show_warm_up)
-        self.runner.finished.connect(self._warmed, Qt.ConnectionType.SingleShotConnection)
-        self.runner.start(warming_up)
+        """Compile the solver kernels on their own thread, showing the fraction done on
+        every tab, while the tabs stay usable; a run started meanwhile has its families'
+        kernels go first."""
+        self.warm_runner.progress.connect(self._show_compiling)
+        self.warm_runner.finished.connect(self._warmed, Qt.ConnectionType.SingleShotConnection)
+        self.warm_runner.failed.connect(self._warm_up_failed)
+        self.runner.started.connect(self._run_started)
+        self.warm_runner.start(self.warm_up.compiling)
 
-    def _show_warm_up(self, event: Progress) -> None:
+    def _run_started(self) -> None:
+        families = kernel_families(self.workbench.family)
+        if self.warm_up.waiting(families):
+            self.warm_up.prioritise(families)
+            self.status_panel.compiling_first()
+
+    def _show_compiling(self, event: Progress) -> None:
         for workbench in self.workbenches:
-            workbench.status.preparing(event.phase)
+            workbench.status.show_compiling(event)
 
     def _clean_changed(self, clean: bool) -> None:
         self.setWindowModified(not clean)
 
     def _warmed(self, _result: object) -> None:
-        self.runner.progress.disconnect(self._show_warm_up)
         for workbench in self.workbenches:
-            workbench.status.prepared()
+            workbench.status.compiled()
+
+    def _warm_up_failed(self, message: str) -> None:
+        """Runs still compile their own kernels; say why they will be slow to start."""
+        for workbench in self.workbenches:
+            workbench.status.compiled()
+            workbench.status.ready(f"solvers not compiled ahead: {message.splitlines()[0]}")
 
     def _tab_changed(self) -> None:
         workbench = self.workbench
@@ -341,4 +346,5 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("geometry", self.saveGeometry())
         self.runner.shutdown()
+        self.warm_runner.shutdown()
         event.accept()

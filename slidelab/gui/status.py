@@ -24,6 +24,8 @@ class StatusPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.phase = QLabel("ready")
+        self.compiling = QLabel("")
+        self.compiling.setVisible(False)
         self.details = QLabel("")
         self.bar = QProgressBar()
         self.bar.setMaximumWidth(160)
@@ -36,6 +38,7 @@ class StatusPanel(QWidget):
         layout.setContentsMargins(6, 2, 6, 2)
         layout.addWidget(self.phase)
         layout.addWidget(self.details, 1)
+        layout.addWidget(self.compiling)
         layout.addWidget(self.bar)
         layout.addWidget(self.cancel_button)
         self._started = 0.0
@@ -46,17 +49,18 @@ class StatusPanel(QWidget):
         self._last: Progress | None = None
         self._time_left = TimeLeft()
 
-    def preparing(self, phase: str = "preparing solvers…") -> None:
-        """Kernels are being compiled or loaded (`phase`: which, when known)."""
-        if not self._clock.isActive():
-            self.running(phase)
-        self.phase.setText(phase)
-        self.cancel_button.setEnabled(False)
+    def show_compiling(self, event: Progress) -> None:
+        """The kernels' warm-up got to `event` (its phase says how many steps are done)."""
+        self.compiling.setText(event.phase)
+        self.compiling.setVisible(True)
 
-    def prepared(self) -> None:
-        """The kernels are ready: idle, with no run's figures to show."""
-        self.ready()
-        self.details.setText("")
+    def compiling_first(self) -> None:
+        """A run waits for its tab's kernels, which the warm-up compiles next."""
+        self.phase.setText("compiling the solvers for this tab first…")
+
+    def compiled(self) -> None:
+        """Every kernel is compiled (or loaded): the warm-up's line goes."""
+        self.compiling.setVisible(False)
 
     def ready(self, message: str = "ready") -> None:
         """Idle; `message` says how the last run ended."""

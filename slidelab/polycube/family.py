@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from slidelab.exactcover.family import EXACT_COVER
 from slidelab.family import Family, Library, SubParsers, TextSignature
 
 POLYCUBE = "polycube"
@@ -39,4 +40,5 @@ FAMILY = Family(
         expected="a polycube spec, whose first line lists the box's cells like '[0-2][0-2][0-2]'",
     ),
     library=Library(POLYCUBE, ".pcube"),
+    kernels_from=(EXACT_COVER,),
 )

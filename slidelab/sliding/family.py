@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from slidelab.family import Family, Library, SubParsers, TextSignature
 
 SLIDING = "sliding"
+
+STYLES = 6
+"""Knuth's six move styles, each warmed up in its own step (`MoveStyle.ALL` has them)."""
 
 _SIZE_LINE = re.compile(r"\s*\d+\s*x\s*\d+")
 
@@ -17,10 +21,17 @@ def _register(subcommands: SubParsers) -> None:
     command.register(subcommands)
 
 
-def _warm_up() -> None:
-    from slidelab.sliding.search import warm_up
+def _warm_up_tables() -> None:
+    from slidelab.sliding.search import warm_up_tables
 
-    warm_up()
+    warm_up_tables()
+
+
+def _warm_up_style(number: int) -> None:
+    from slidelab.sliding.search import warm_up_style
+    from slidelab.sliding.styles import MoveStyle
+
+    warm_up_style(MoveStyle.from_number(number))
 
 
 def _matches(text: str) -> bool:
@@ -40,5 +51,5 @@ FAMILY = Family(
         _matches, rank=30, expected="a sliding-block puzzle, whose first line is 'ROWS x COLUMNS'"
     ),
     library=Library(SLIDING, ".slide"),
-    warm_up=_warm_up,
+    warm_up=(_warm_up_tables, *(partial(_warm_up_style, n) for n in range(STYLES))),
 )

@@ -72,7 +72,7 @@ def pack(anchors, bits, per_word, out):
 @njit(cache=True, nogil=True)
 def unpack(key, bits, per_word, out):
     """Unpack anchor cells from the words of `key` into `out`."""
-    unpack_row(key.reshape(1, key.size), 0, bits, per_word, out)
+    unpack_row(key.reshape(1, key.size), np.int64(0), bits, per_word, out)
 
 
 @njit(cache=True, nogil=True)
@@ -439,7 +439,7 @@ def expand(
     pending = np.empty((PENDING, states.shape[1]), np.uint64)
     pending_parent = np.empty(PENDING, np.int64)
     slots = np.empty(PENDING + 1, np.int64)
-    n_pending = 0
+    n_pending = np.int64(0)
     words = states.shape[1]
     field_word = np.empty(n_pieces, np.int64)
     field_shift = np.empty(n_pieces, np.uint64)
@@ -467,7 +467,7 @@ def expand(
     set_lo = np.arange(4 * n_pieces + 1)
     set_pieces = np.empty(4 * n_pieces, np.int64)
     marks = np.zeros(4 * n_pieces, np.int64)
-    n_sets = 0
+    n_sets = np.int64(0)
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
@@ -487,7 +487,7 @@ def expand(
                 occ, pad_of, dirs, reach, marks, parent + 1, set_pieces, set_dir
             )
         else:
-            n_sets = 0
+            n_sets = np.int64(0)
             for axis in range(2):
                 n_sets = _superpieces(
                     occ,
@@ -520,7 +520,7 @@ def expand(
                         total += 1
             set_lo[n_sets] = total
         for s in range(n_sets):
-            n_cells = 0
+            n_cells = np.int64(0)
             for m in range(set_lo[s], set_lo[s + 1]):
                 p = set_pieces[m]
                 base = pad_of[anchors[p]]
@@ -575,7 +575,7 @@ def expand(
                         out_parent,
                         slots,
                     )
-                    n_pending = 0
+                    n_pending = np.int64(0)
                     if failed >= 0:
                         return pending_parent[failed], n, NEED_ROOM
             for m in range(set_lo[s], set_lo[s + 1]):

@@ -533,20 +533,33 @@ def every_style(
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel, so a first search starts at once."""
-    puzzle = Puzzle(
-        rows=2,
-        cols=2,
-        kinds=(PieceKind("1", ((0, 0),)),),
-        obstacles=frozenset(),
-        start=Configuration.of([Placement("1", 0, 0)]),
-        goal=Goal((Placement("1", 1, 1),), frozenset()),
-    )
+    warm_up_tables()
     for style in MoveStyle.ALL:
-        for search in (solve, analyze):
-            for _ in search(puzzle, style):
-                pass
-    space = _Space.create(build_tables(puzzle), capacity=4)
+        warm_up_style(style)
+
+
+def warm_up_tables() -> None:
+    """Compile the hash-table kernels on an empty table."""
+    space = _Space.create(build_tables(_TINY_PUZZLE), capacity=4)
     kernels.rehash(space.states, 0, space.table)
     kernels.insert_all(
         space.states, space.parents, 0, space.table, space.states[:0], np.empty(0, np.int64), 0
     )
+
+
+def warm_up_style(style: MoveStyle) -> None:
+    """Compile the kernels a search and an analysis in move style `style` call."""
+    for search in (solve, analyze):
+        for _ in search(_TINY_PUZZLE, style):
+            pass
+
+
+_TINY_PUZZLE = Puzzle(
+    rows=2,
+    cols=2,
+    kinds=(PieceKind("1", ((0, 0),)),),
+    obstacles=frozenset(),
+    start=Configuration.of([Placement("1", 0, 0)]),
+    goal=Goal((Placement("1", 1, 1),), frozenset()),
+)
+"""One 1 x 1 piece on a 2 x 2 board: every kernel runs on it in a moment."""

@@ -72,6 +72,6 @@ def window(qtbot, tmp_path):
     main.show()
     main.activateWindow()
     qtbot.waitActive(main)
-    qtbot.waitUntil(lambda: not main.runner.busy, timeout=120_000)
+    qtbot.waitUntil(lambda: not main.warm_runner.busy, timeout=120_000)
     assert main.status_panel.phase.text() == "ready"
     return main

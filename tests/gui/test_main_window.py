@@ -198,7 +198,7 @@ def test_geometry_and_recent_files_persist_in_the_settings(qtbot, tmp_path):
     first = MainWindow(settings)
     qtbot.addWidget(first)
     first.show()
-    qtbot.waitUntil(lambda: not first.runner.busy, timeout=120_000)
+    qtbot.waitUntil(lambda: not first.warm_runner.busy, timeout=120_000)
     first.resize(760, 540)
     size = (first.width(), first.height())
     path = tmp_path / "silly.slide"
@@ -209,7 +209,7 @@ def test_geometry_and_recent_files_persist_in_the_settings(qtbot, tmp_path):
     qtbot.addWidget(second)
     assert (second.width(), second.height()) == size != (1100, 720)
     assert second.recent_files() == [str(path.resolve())]
-    qtbot.waitUntil(lambda: not second.runner.busy, timeout=120_000)
+    qtbot.waitUntil(lambda: not second.warm_runner.busy, timeout=120_000)
 
 
 def test_exports_show_the_solved_puzzle_after_an_edited_one_is_analysed(window, qtbot, tmp_path):

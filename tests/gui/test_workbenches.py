@@ -1,27 +1,9 @@
-"""The main window builds its tabs from the workbench registry and warms up every family."""
+"""The main window builds its tabs from the workbench registry."""
 
 from __future__ import annotations
 
 from slidelab import registry
-from slidelab.family import Family
-from slidelab.gui.main_window import warming_up
 from slidelab.gui.workbenches import WORKBENCHES
-
-
-def test_warming_up_reports_and_warms_every_family_that_has_kernels(monkeypatch):
-    warmed = []
-    families = (
-        Family("one", "First", warm_up=lambda: warmed.append("one")),
-        Family("bare", "Without kernels"),
-        Family("two", "Second", warm_up=lambda: warmed.append("two")),
-    )
-    monkeypatch.setattr(registry, "FAMILIES", families)
-    phases = []
-    for event in warming_up():
-        phases.append(event.phase)
-        assert len(warmed) == len(phases) - 1  # reported before its kernels compile
-    assert phases == ["preparing solvers: first…", "preparing solvers: second…"]
-    assert warmed == ["one", "two"]
 
 
 def test_every_family_with_files_has_a_workbench():

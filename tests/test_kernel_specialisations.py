@@ -1,0 +1,40 @@
+"""Each kernel compiles once: a literal argument (`f(x, 0)`, `f(x, False)`) makes numba
+compile a second specialisation for `Literal[int](0)` or `Literal[bool](False)`, which costs
+compile time on every first launch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+COMPILE = """
+import json
+from slidelab import registry
+from slidelab.dissection import kernels as dissection
+from slidelab.exactcover import kernels as exactcover
+from slidelab.sliding import kernels as sliding
+for name in ("sliding", "exactcover", "dissection"):
+    for step in registry.family_named(name).warm_up:
+        step()
+print(json.dumps({
+    f"{module.__name__}.{name}": [str(signature) for signature in kernel.signatures]
+    for module in (sliding, dissection, exactcover)
+    for name, kernel in vars(module).items()
+    if hasattr(kernel, "signatures") and kernel.signatures
+}))
+"""
+
+
+def test_every_kernel_compiles_one_specialisation(tmp_path):
+    # an empty cache: a kernel loaded from the cache does not type the kernels it calls
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", COMPILE], env=env, check=True, capture_output=True, text=True
+    ).stdout
+    compiled = json.loads(out)
+    assert {"slidelab.sliding.kernels._fits", "slidelab.exactcover.kernels.search_m"} <= set(
+        compiled
+    )
+    assert {name: sigs for name, sigs in compiled.items() if len(sigs) > 1} == {}
