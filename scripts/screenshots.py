@@ -121,14 +121,17 @@ def shoot(folder: Path, puzzle_name: str, style: int) -> None:
 
 def shoot_antislide(window, folder: Path, settle) -> list[Path]:
     """4x4x4 enumerated; a 12-block packing exploded; show locks; edit mode with a sliding brick."""
+    from PySide6.QtCore import Qt
+
     bench = window.by_family["antislide"]
     window.show_workbench(bench)
     for spin, value in zip(bench.box_spins, (4, 4, 4), strict=True):
         spin.setValue(value)
     bench.run()
     settle(lambda: not window.runner.busy)
-    bench.table.sortItems(1)
-    row = next(r for r in range(bench.table.rowCount()) if bench.table.item(r, 1).text() == "12")
+    bench.table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    model = bench.packings
+    row = next(r for r in range(model.rowCount()) if model.index(r, 1).data() == "12")
     bench.table.selectRow(row)
     bench.view.set_explode(0.6)
     settle()
