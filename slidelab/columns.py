@@ -109,11 +109,13 @@ class Arrangement:
         `start` on put in their places, as if it were arranged anew; and whether they all went
         after the old ones (so a view can take them as rows added at its end)."""
         fresh = self.rows(store, start)
-        if self.key is None or not len(order):
+        if self.key is None or not len(order) or not len(fresh):
             return np.concatenate((order, fresh)), True
-        # fresh rows come after every old one, so among equal keys they go last: "right"
+        # fresh rows come after every old one, so among equal keys they go last
+        if self._keys(store, fresh[:1])[0] >= self._keys(store, order[-1:])[0]:
+            return np.concatenate((order, fresh)), True  # the common case, without a pass
         at = np.searchsorted(self._keys(store, order), self._keys(store, fresh), side="right")
-        return np.insert(order, at, fresh), not len(at) or int(at[0]) == len(order)
+        return np.insert(order, at, fresh), False
 
     def _keys(self, store: ColumnStore, rows: np.ndarray) -> np.ndarray:
         """The sort keys of `rows`, negated when descending (so that ties stay in row order)."""

@@ -119,6 +119,7 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
             0, 999, 999, "Show only listed packings with this many or fewer"
         )
         for spin in (self.show_low, self.show_high):
+            spin.setKeyboardTracking(False)  # filter once the number is typed, not per digit
             spin.valueChanged.connect(self._filter_changed)
         shown = QFormLayout()
         shown.addRow("Show blocks", self._row([self.show_low, self.show_high]))
