@@ -3,7 +3,8 @@
 
 Starts its own Xvfb when there is no display; opens a classic sliding puzzle,
 solves and analyses it; enumerates antislide 4x4x4 and shows a packing exploded,
-with locks and in edit mode; solves the Soma cube and shows a solution; saves
+with locks and in edit mode; lists the 4x5x5 box's classes as they stream in, then
+sorted and filtered; solves the Soma cube and shows a solution; saves
 cuts Knuth's toy shape into three connected pieces and shows the pieces moving; saves
 PNGs into a folder (default out/screenshots).
 
@@ -108,6 +109,7 @@ def shoot(folder: Path, puzzle_name: str, style: int) -> None:
     window.grab().save(str(saved[-1]))
 
     saved += shoot_antislide(window, folder, settle)
+    saved += shoot_antislide_list(window, folder, settle)
     saved += shoot_polycube(window, folder, settle)
     saved += shoot_dissection(window, folder, settle)
 
@@ -148,6 +150,28 @@ def shoot_antislide(window, folder: Path, settle) -> list[Path]:
     bench._piece_clicked("3")  # edit mode: the click removes a brick and its neighbours slide
     settle()
     saved.append(folder / "antislide-edit-sliding.png")
+    window.grab().save(str(saved[-1]))
+    return saved
+
+
+def shoot_antislide_list(window, folder: Path, settle) -> list[Path]:
+    """4x5x5 while its 717,676 classes stream in; then sorted by blocks, kept to 24 blocks."""
+    from PySide6.QtCore import Qt
+
+    bench = window.by_family["antislide"]
+    for spin, value in zip(bench.box_spins, (4, 5, 5), strict=True):
+        spin.setValue(value)
+    bench.run()
+    settle(lambda: bench.packing_count() > 100_000)
+    saved = [folder / "antislide-4x5x5-streaming.png"]
+    window.grab().save(str(saved[-1]))
+    settle(lambda: not window.runner.busy, timeout=600.0)
+    bench.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    bench.show_low.setValue(24)
+    bench.show_high.setValue(24)
+    bench.table.selectRow(3)
+    settle()
+    saved.append(folder / "antislide-4x5x5-sorted-filtered.png")
     window.grab().save(str(saved[-1]))
     return saved
 

@@ -118,7 +118,9 @@ class Arrangement:
         return np.insert(order, at, fresh), False
 
     def _keys(self, store: ColumnStore, rows: np.ndarray) -> np.ndarray:
-        """The sort keys of `rows`, negated when descending (so that ties stay in row order)."""
+        """The sort keys of `rows`, bits inverted when descending (which reverses the order of
+        any integer type, so ties still sort in row order; narrow types keep numpy's fast
+        radix sort)."""
         assert self.key is not None  # only called when sorting
-        keys = store.column(self.key)[rows].astype(np.int64)
-        return -keys if self.descending else keys
+        keys = store.column(self.key)[rows]
+        return np.invert(keys) if self.descending else keys
