@@ -102,7 +102,7 @@ class Arrangement:
         rows = (np.flatnonzero(keep) + start).astype(np.int32)
         if self.key is None:
             return rows
-        return rows[np.argsort(self._keys(store, rows), kind="stable")]
+        return rows[np.argsort(self._keys(store.column(self.key)[rows]), kind="stable")]
 
     def merged(self, order: np.ndarray, store: ColumnStore, start: int) -> tuple[np.ndarray, bool]:
         """`order` (the display order of the rows before `start`) with the shown rows from
@@ -111,16 +111,18 @@ class Arrangement:
         fresh = self.rows(store, start)
         if self.key is None or not len(order) or not len(fresh):
             return np.concatenate((order, fresh)), True
+        column = store.column(self.key)
         # fresh rows come after every old one, so among equal keys they go last
-        if self._keys(store, fresh[:1])[0] >= self._keys(store, order[-1:])[0]:
+        if self._keys(column[fresh[:1]])[0] >= self._keys(column[order[-1:]])[0]:
             return np.concatenate((order, fresh)), True  # the common case, without a pass
-        at = np.searchsorted(self._keys(store, order), self._keys(store, fresh), side="right")
+        at = np.searchsorted(self._keys(column[order]), self._keys(column[fresh]), side="right")
         return np.insert(order, at, fresh), False
 
-    def _keys(self, store: ColumnStore, rows: np.ndarray) -> np.ndarray:
-        """The sort keys of `rows`, bits inverted when descending (which reverses the order of
-        any integer type, so ties still sort in row order; narrow types keep numpy's fast
-        radix sort)."""
-        assert self.key is not None  # only called when sorting
-        keys = store.column(self.key)[rows]
-        return np.invert(keys) if self.descending else keys
+    def _keys(self, values: np.ndarray) -> np.ndarray:
+        """Sort keys of the key column's `values`: bits inverted when descending, which reverses
+        the order of any integer type, so ties still sort in row order (and narrow types keep
+        numpy's fast radix sort)."""
+        if not self.descending:
+            return values
+        inverted: np.ndarray = np.invert(values)
+        return inverted

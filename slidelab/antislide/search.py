@@ -54,7 +54,8 @@ class PackingsFound(Found):
     @property
     def blocks(self) -> np.ndarray:
         """(packings,) uint8: how many bricks each packing has."""
-        return np.count_nonzero(self.moves >= 0, axis=1).astype(np.uint8)
+        counts: np.ndarray = np.count_nonzero(self.moves >= 0, axis=1)
+        return counts.astype(np.uint8)
 
     @property
     def packings(self) -> tuple[Packing, ...]:
