@@ -54,7 +54,7 @@ MAX_SIDE = 8
 COLUMNS = (
     TableColumn("#", "number", "The order the search found the packing in"),
     TableColumn("blocks", "blocks", "How many bricks the packing has"),
-    TableColumn("symmetries", "symmetries", "The order of the packing's symmetry group"),
+    TableColumn("syms", "symmetries", "The order of the packing's symmetry group (its symmetries)"),
 )
 
 
@@ -128,6 +128,7 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
         self.table.setModel(self.packings)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSortIndicator(0, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
@@ -370,6 +371,7 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
                 "moves": batch.moves,
             }
         )
+        self.summary.setText(f"Searching… {self.packing_count():,} packings so far.")
 
     def run_finished(self, result: object) -> str:
         assert isinstance(result, AntislideResult)
