@@ -65,6 +65,12 @@ def bench_columns(rows: int) -> None:
         order, store, rows))  # fmt: skip
 
 
+def resident_mb() -> float:
+    """This process's resident memory now (Linux)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+
+
 def bench_app(cancel_after: float) -> None:
     """The 4x5x5 box in the antislide tab: stalls, bytes per packing, memory, cancel."""
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
@@ -105,6 +111,7 @@ def bench_app(cancel_after: float) -> None:
     heart = QTimer()
     heart.setInterval(10)
     heart.timeout.connect(beat)
+    before = resident_mb()
     heart.start()
     started = time.perf_counter()
     bench.run()
@@ -122,9 +129,8 @@ def bench_app(cancel_after: float) -> None:
     )
     print(f"list: {bench.packings.nbytes / max(rows, 1):.0f} bytes per packing")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    with open("/proc/self/status", encoding="ascii") as status:
-        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
-    print(f"resident memory at the end {rss:.0f} MB (peak {peak:.0f} MB)")
+    print(f"resident memory at the end {resident_mb():.0f} MB (before the run {before:.0f} MB, "
+          f"peak {peak:.0f} MB)")  # fmt: skip
 
     bench.run()
     deadline = time.perf_counter() + cancel_after
