@@ -140,9 +140,11 @@ class SolverRunner(QObject):
 
     @Slot(object)
     def _on_found(self, batch: Found) -> None:
-        if self._live():
-            self.found.emit(batch)
-        self._taken.set()
+        try:
+            if self._live():
+                self.found.emit(batch)
+        finally:
+            self._taken.set()  # the worker may send the next batch
 
     @Slot(object)
     def _on_finished(self, result: object) -> None:
