@@ -135,6 +135,8 @@ def bench_app(cancel_after: float) -> None:
     bench.run()
     deadline = time.perf_counter() + cancel_after
     wait(lambda: time.perf_counter() > deadline)
+    if not window.runner.busy:
+        print(f"the second run ended before {cancel_after:.0f} s: try a smaller --cancel-after")
     asked = time.perf_counter()
     bench.cancel_button.click()
     wait(lambda: not window.runner.busy)
