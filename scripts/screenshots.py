@@ -4,7 +4,8 @@
 Starts its own Xvfb when there is no display; shows the kernels' warm-up at launch and a
 Solve pressed meanwhile; opens a classic sliding puzzle,
 solves and analyses it; enumerates antislide 4x4x4 and shows a packing exploded,
-with locks and in edit mode; solves the Soma cube and shows a solution; saves
+with locks and in edit mode; lists the 4x5x5 box's classes as they stream in, then
+sorted and filtered; solves the Soma cube and shows a solution;
 cuts Knuth's toy shape into three connected pieces and shows the pieces moving; shows a
 long run's status line, the Help windows, the GIF export dialog and every tab at 1024x700;
 saves PNGs into a folder (default out/screenshots).  With --guide it also writes the user
@@ -140,6 +141,7 @@ def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> No
 
     saved += shoot_sliding_trust(window, folder, settle)
     saved += shoot_antislide(window, folder, settle)
+    saved += shoot_antislide_list(window, folder, settle)
     saved += shoot_polycube(window, folder, settle)
     saved += shoot_dissection(window, folder, settle)
     saved += shoot_long_run(window, folder, settle)
@@ -215,14 +217,17 @@ def shoot_warm_up(window, folder: Path, settle, puzzle_name: str) -> list[Path]:
 
 def shoot_antislide(window, folder: Path, settle) -> list[Path]:
     """4x4x4 enumerated; a 12-block packing exploded; show locks; edit mode with a sliding brick."""
+    from PySide6.QtCore import Qt
+
     bench = window.by_family["antislide"]
     window.show_workbench(bench)
     for spin, value in zip(bench.box_spins, (4, 4, 4), strict=True):
         spin.setValue(value)
     bench.run()
     settle(lambda: not window.runner.busy)
-    bench.table.sortItems(1)
-    row = next(r for r in range(bench.table.rowCount()) if bench.table.item(r, 1).text() == "12")
+    bench.table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    model = bench.packings
+    row = next(r for r in range(model.rowCount()) if model.index(r, 1).data() == "12")
     bench.table.selectRow(row)
     bench.view.set_explode(0.6)
     settle()
@@ -239,6 +244,28 @@ def shoot_antislide(window, folder: Path, settle) -> list[Path]:
     bench._piece_clicked("3")  # edit mode: the click removes a brick and its neighbours slide
     settle()
     saved.append(folder / "antislide-edit-sliding.png")
+    window.grab().save(str(saved[-1]))
+    return saved
+
+
+def shoot_antislide_list(window, folder: Path, settle) -> list[Path]:
+    """4x5x5 while its 717,676 classes stream in; then sorted by blocks, kept to 24 blocks."""
+    from PySide6.QtCore import Qt
+
+    bench = window.by_family["antislide"]
+    for spin, value in zip(bench.box_spins, (4, 5, 5), strict=True):
+        spin.setValue(value)
+    bench.run()
+    settle(lambda: bench.packing_count() > 100_000)
+    saved = [folder / "antislide-4x5x5-streaming.png"]
+    window.grab().save(str(saved[-1]))
+    settle(lambda: not window.runner.busy, timeout=600.0)
+    bench.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    bench.show_low.setValue(24)
+    bench.show_high.setValue(24)
+    bench.table.selectRow(3)
+    settle()
+    saved.append(folder / "antislide-4x5x5-sorted-filtered.png")
     window.grab().save(str(saved[-1]))
     return saved
 

@@ -36,14 +36,41 @@ class Packing:
         return len(self.bricks)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PackingsFound(Found):
-    """Packings found since the last event, in the order found (streaming runs only)."""
+    """Packings found since the last event, in the order found (streaming runs only), kept in
+    the engine's own compact encoding so that a million of them cost a few bytes each."""
 
-    packings: tuple[Packing, ...]
+    placements: tuple[Placement, ...]
+    """The run's placements (`Tables.placements`), which `moves` numbers."""
+    moves: np.ndarray
+    """(packings, most bricks): each packing's placement numbers, then -1s."""
+    symmetries: np.ndarray
+    """(packings,) uint8: the order of each packing's symmetry group."""
 
     def __len__(self) -> int:
-        return len(self.packings)
+        return len(self.symmetries)
+
+    @property
+    def blocks(self) -> np.ndarray:
+        """(packings,) uint8: how many bricks each packing has."""
+        counts: np.ndarray = np.count_nonzero(self.moves >= 0, axis=1)
+        return counts.astype(np.uint8)
+
+    @property
+    def packings(self) -> tuple[Packing, ...]:
+        """The packings as values (costly for big batches: for output and tests)."""
+        return tuple(
+            decode_packing(self.placements, row, int(k))
+            for row, k in zip(self.moves, self.symmetries, strict=True)
+        )
+
+
+def decode_packing(
+    placements: tuple[Placement, ...], moves: np.ndarray, symmetries: int
+) -> Packing:
+    """The packing whose placement numbers (of `placements`, -1 for none) are `moves`."""
+    return Packing(tuple(placements[p] for p in moves.tolist() if p >= 0), symmetries)
 
 
 @dataclass(frozen=True)
@@ -139,20 +166,20 @@ def solve(
     """Find one packing of each symmetry class with min_blocks..max_blocks bricks.
 
     With `keep`, the result lists the packings; otherwise it only counts them.  With
-    `stream` (which implies `keep`), each chunk's packings are also yielded as found.
+    `stream`, each chunk's packings are yielded as found (`PackingsFound`, compact arrays).
     `prefix` restricts the search to one subproblem: the moves forced at its first levels
     (placement numbers of `Tables.build(box, brick)`, or -1 for "this cell stays empty").
     """
-    keep = keep or stream
     tables = Tables.build(box, brick)
-    run = _Run(tables, min_blocks, max_blocks, keep, prefix, -1)
+    run = _Run(tables, min_blocks, max_blocks, keep or stream, prefix, -1)
     found: list[Packing] = []
     while True:
         status = run.chunk()
         fresh = run.take_packings()
-        found += fresh
-        if stream and fresh:
-            yield PackingsFound(tuple(fresh))
+        if keep and fresh is not None:
+            found += fresh.packings
+        if stream and fresh is not None:
+            yield fresh
         if status == kernels.DONE:
             break
         yield run.progress()
@@ -228,17 +255,19 @@ class _Run:
         self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))
         return int(status)
 
-    def take_packings(self) -> list[Packing]:
-        """The packings the kernel stored since the last call; the buffer is emptied."""
+    def take_packings(self) -> PackingsFound | None:
+        """The packings the kernel stored since the last call (None if none); the buffer is
+        emptied.  Copying two small arrays keeps this thread's hold on the interpreter short."""
         stored = int(self.state.st[kernels.STORED])
+        if not stored:
+            return None
         self.state.st[kernels.STORED] = 0
-        rows = self.sols[:stored].tolist()
-        syms = self.sol_syms[:stored].tolist()
-        placements = self.tables.placements
-        return [
-            Packing(tuple(placements[p] for p in row if p >= 0), k)
-            for row, k in zip(rows, syms, strict=True)
-        ]
+        numbers = np.int16 if len(self.tables.placements) < 2**15 else np.int32
+        return PackingsFound(
+            self.tables.placements,
+            self.sols[:stored].astype(numbers),
+            self.sol_syms[:stored].astype(np.uint8),
+        )
 
     def progress(self) -> Progress:
         return Progress(

@@ -3,9 +3,11 @@
 The worker drives a solver (`slidelab.runs.drive`) with the cancel flag as its stop
 check, so a cancelled run stops within one kernel chunk.  `Progress` events go to
 `progress` and `Found` batches (results so far) to `found`, so results can stream
-into a view.  The `SolverRunner` lives in the main thread and re-emits everything
-the worker sends, so widgets and tests connect to an object that belongs to their
-thread.
+into a view.  A batch is sent only once the main thread has taken the one before,
+so batches never pile up in its event queue (a pile of them would be handled in
+one go, and the window would stop repainting meanwhile).  The `SolverRunner` lives
+in the main thread and re-emits everything the worker sends, so widgets and tests
+connect to an object that belongs to their thread.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from slidelab.errors import SlidelabError
 from slidelab.runs import Found, Progress, RunStopped, Solver, drive
 
 SolverFactory = Callable[[], Solver[Any]]
+HAND_OVER_POLL = 0.02
+"""Seconds between the worker's looks at the cancel flag while a batch waits to be sent."""
 
 
 class _Worker(QObject):
@@ -33,14 +37,15 @@ class _Worker(QObject):
     failed = Signal(str)
     stopped = Signal()
 
-    def __init__(self, cancel: threading.Event) -> None:
+    def __init__(self, cancel: threading.Event, taken: threading.Event) -> None:
         super().__init__()
         self._cancel = cancel
+        self._taken = taken
 
     @Slot(object)
     def run(self, make_solver: SolverFactory) -> None:
         try:
-            result = drive(make_solver(), self.progress.emit, self.found.emit, self._cancel.is_set)
+            result = drive(make_solver(), self.progress.emit, self._hand_over, self._cancel.is_set)
         except RunStopped:
             self.stopped.emit()
         except SlidelabError as error:
@@ -49,6 +54,14 @@ class _Worker(QObject):
             self.failed.emit("internal error:\n" + traceback.format_exc())
         else:
             self.finished.emit(result)
+
+    def _hand_over(self, batch: Found) -> None:
+        """Send `batch` once the previous one was taken (or drop it once the run is cancelled)."""
+        while not self._taken.wait(HAND_OVER_POLL):
+            if self._cancel.is_set():
+                return
+        self._taken.clear()
+        self.found.emit(batch)
 
 
 class SolverRunner(QObject):
@@ -71,9 +84,10 @@ class SolverRunner(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._cancel = threading.Event()
+        self._taken = threading.Event()
         self._thread = QThread()
         self._thread.setObjectName("slidelab-solver")
-        self._worker = _Worker(self._cancel)
+        self._worker = _Worker(self._cancel, self._taken)
         self._worker.moveToThread(self._thread)
         self._submit.connect(self._worker.run)
         self._worker.progress.connect(self._on_progress)
@@ -94,6 +108,7 @@ class SolverRunner(QObject):
         if self._busy:
             raise RuntimeError("a run is already going on")
         self._cancel.clear()
+        self._taken.set()
         self._set_busy(True)
         self.started_at = time.perf_counter()
         self.started.emit()
@@ -125,8 +140,11 @@ class SolverRunner(QObject):
 
     @Slot(object)
     def _on_found(self, batch: Found) -> None:
-        if self._live():
-            self.found.emit(batch)
+        try:
+            if self._live():
+                self.found.emit(batch)
+        finally:
+            self._taken.set()  # the worker may send the next batch
 
     @Slot(object)
     def _on_finished(self, result: object) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 
 from slidelab.antislide.layers import parse_packing
@@ -112,7 +113,7 @@ def test_packing_symmetries_divide_the_group():
 
 
 def test_streaming_yields_every_packing_once_in_order():
-    run = solve(Box((4, 4, 4)), stream=True)
+    run = solve(Box((4, 4, 4)), stream=True, keep=True)
     streamed = []
     while True:
         try:
@@ -124,3 +125,15 @@ def test_streaming_yields_every_packing_once_in_order():
             streamed += event.packings
     assert len(streamed) == result.solutions == 1171
     assert tuple(streamed) == result.packings
+
+
+def test_streamed_packings_are_compact_arrays_and_a_stream_keeps_none_at_the_end():
+    batches: list[PackingsFound] = []
+    result = drive(solve(Box((4, 4, 4)), stream=True), on_found=batches.append)
+    assert result.packings == ()  # the receiver holds them, not the result too
+    assert sum(len(batch) for batch in batches) == result.solutions == 1171
+    for batch in batches:
+        assert batch.moves.dtype == np.int16 and batch.symmetries.dtype == np.uint8
+        assert batch.moves.shape == (len(batch), 16)  # at most 64 / 4 bricks
+    blocks = np.concatenate([batch.blocks for batch in batches])
+    assert {b: int(c) for b, c in enumerate(np.bincount(blocks)) if c} == result.by_blocks

@@ -24,6 +24,11 @@ def run_box(window, qtbot, dims):
     return bench
 
 
+def cell(bench, row, column) -> str:
+    """The text the packing list shows at a view row and column."""
+    return bench.packings.index(row, column).data()
+
+
 def colour_share(image, colour, tolerance=40) -> float:
     pixels = image_to_rgb(image).reshape(-1, 3).astype(int)
     return float((np.abs(pixels - np.array(colour)).max(axis=1) < tolerance).mean())
@@ -31,11 +36,11 @@ def colour_share(image, colour, tolerance=40) -> float:
 
 def test_3x3x3_lists_the_two_classes_and_shows_the_six_block_one(window, qtbot):
     bench = run_box(window, qtbot, (3, 3, 3))
-    assert bench.table.rowCount() == 2
+    assert bench.packings.rowCount() == 2
     assert bench.summary.text().startswith("2 classes up to the box's 48 symmetries")
-    blocks = sorted(int(bench.table.item(r, 1).text()) for r in range(2))
+    blocks = sorted(int(cell(bench, r, 1)) for r in range(2))
     assert blocks == [0, 6]
-    six = next(r for r in range(2) if bench.table.item(r, 1).text() == "6")
+    six = next(r for r in range(2) if cell(bench, r, 1) == "6")
     bench.table.selectRow(six)
     assert len(bench.document.bricks) == 6
     assert bench.brick_list.count() == 6
@@ -44,8 +49,8 @@ def test_3x3x3_lists_the_two_classes_and_shows_the_six_block_one(window, qtbot):
 
 def test_sorting_by_blocks_keeps_rows_tied_to_their_packings(window, qtbot):
     bench = run_box(window, qtbot, (3, 3, 4))
-    bench.table.sortItems(1, Qt.SortOrder.DescendingOrder)
-    top = int(bench.table.item(0, 1).text())
+    bench.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    top = int(cell(bench, 0, 1))
     bench.table.selectRow(0)
     assert len(bench.document.bricks) == top == 8
 

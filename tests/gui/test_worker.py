@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 
 import pytest
 from PySide6.QtCore import QTimer
@@ -11,7 +12,7 @@ from PySide6.QtCore import QTimer
 from slidelab.exactcover.search import SolutionsFound
 from slidelab.exactcover.search import solve as solve_exact_cover
 from slidelab.gui.worker import SolverRunner
-from slidelab.runs import Progress
+from slidelab.runs import Found, Progress
 from slidelab.sliding.search import analyze, solve
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
@@ -85,3 +86,39 @@ def test_bad_requests_fail_with_a_message(qtbot, runner):
     with qtbot.waitSignal(runner.failed, timeout=60_000) as failed:
         runner.start(lambda: solve(parse_puzzle(SILLY), MoveStyle.from_number(9)))
     assert failed.args[0] == "the style must be between 0 and 5, not 9"
+
+
+@dataclass(frozen=True)
+class Numbered(Found):
+    """A batch that says which one it is."""
+
+    number: int
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_batches_never_pile_up_in_the_main_thread(qtbot, runner):
+    """A solver handing out batches faster than the window takes them waits for each to be
+    taken, so at most one more is on its way while the main thread handles one."""
+    handed_out = [0]
+
+    def flood() -> Generator[Progress | Numbered, None, int]:
+        for number in range(1, 201):
+            handed_out[0] = number
+            yield Numbered(number)
+        return 200
+
+    ahead: list[int] = []
+    received: list[int] = []
+
+    def slow_take(batch: Numbered) -> None:
+        received.append(batch.number)
+        ahead.append(handed_out[0] - batch.number)
+        time.sleep(0.002)
+
+    runner.found.connect(slow_take)
+    with qtbot.waitSignal(runner.finished, timeout=60_000):
+        runner.start(flood)
+    assert received == list(range(1, 201))
+    assert max(ahead) <= 1

@@ -1,13 +1,17 @@
 """The antislide workbench: enumerate packings of a box, look at them in 3D, edit one by hand.
 
 The document is one packing in layer notation (the one shown); Run fills a
-sortable list with every class of the chosen box, streaming as the search goes.
+sortable, filterable list with every class of the chosen box, streaming as the
+search goes.  The list keeps the packings in the engine's compact arrays
+(`ArrayTableModel`), so the 717,676 classes of the 4x5x5 box cost a few bytes
+each and the window keeps drawing while they come in.
 In edit mode clicks on the layer grid add and remove bricks (clicks in the view
 remove them), and the view marks at once the bricks that could slide.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,8 +26,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -33,8 +36,9 @@ from slidelab.antislide.editing import brick_at, why_not_placed
 from slidelab.antislide.family import ANTISLIDE
 from slidelab.antislide.layers import label
 from slidelab.antislide.model import Box, Placement, locks, orientations, sliding_faces
-from slidelab.antislide.search import AntislideResult, Packing, PackingsFound, solve
+from slidelab.antislide.search import AntislideResult, PackingsFound, decode_packing, solve
 from slidelab.geometry.packing_scenes import brick_cells, brick_scene
+from slidelab.gui.array_table import ArrayTableModel, TableColumn
 from slidelab.gui.layer_grid import LayerGrid
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.undo import Snapshot
@@ -47,16 +51,11 @@ MAX_SIDE = 8
 """Largest box side offered (the 4x5x5 count takes seconds; 5x5x5 and beyond take hours)."""
 
 
-class _NumberItem(QTableWidgetItem):
-    """A table cell that sorts by its number, not its text."""
-
-    def __init__(self, value: int) -> None:
-        super().__init__(f"{value}")
-        self.setData(Qt.ItemDataRole.UserRole, value)
-        self.setFlags(self.flags() & ~Qt.ItemFlag.ItemIsEditable)
-
-    def __lt__(self, other: QTableWidgetItem) -> bool:
-        return self.data(Qt.ItemDataRole.UserRole) < other.data(Qt.ItemDataRole.UserRole)
+COLUMNS = (
+    TableColumn("#", "number", "The order the search found the packing in"),
+    TableColumn("blocks", "blocks", "How many bricks the packing has"),
+    TableColumn("syms", "symmetries", "The order of the packing's symmetry group (its symmetries)"),
+)
 
 
 class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
@@ -72,7 +71,7 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
     ) -> None:
         super().__init__(runner, status, parent)
         self.document = PackingDocument(Box((3, 3, 3)), (2, 2, 1), ())
-        self._found: list[Packing] = []
+        self._placements: tuple[Placement, ...] = ()
         self._run_box = self.document.box
         self._run_brick = self.document.brick
         self._locked: int | None = None
@@ -115,19 +114,33 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
         buttons.addWidget(self.cancel_button)
         self.summary = QLabel("Choose a box and press Run.")
         self.summary.setWordWrap(True)
-        self.table = QTableWidget(0, 3)
-        self.table.setHorizontalHeaderLabels(["#", "blocks", "symmetries"])
+        self.show_low = self._spin(0, 999, 0, "Show only listed packings with this many or more")
+        self.show_high = self._spin(
+            0, 999, 999, "Show only listed packings with this many or fewer"
+        )
+        for spin in (self.show_low, self.show_high):
+            spin.setKeyboardTracking(False)  # filter once the number is typed, not per digit
+            spin.valueChanged.connect(self._filter_changed)
+        shown = QFormLayout()
+        shown.addRow("Show blocks", self._row([self.show_low, self.show_high]))
+        self.packings = ArrayTableModel(COLUMNS, self)
+        self.table = QTableView()
+        self.table.setModel(self.packings)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.setSortingEnabled(True)
-        self.table.itemSelectionChanged.connect(self._packing_chosen)
+        self.table.selectionModel().selectionChanged.connect(self._packing_chosen)
         panel = QWidget()
         layout = QVBoxLayout(panel)
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.summary)
+        layout.addLayout(shown)
         layout.addWidget(self.table, 1)
         return panel
 
@@ -338,10 +351,9 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
         box = Box(tuple(s.value() for s in self.box_spins))  # type: ignore[arg-type]
         brick: tuple[int, int, int] = tuple(s.value() for s in self.brick_spins)  # type: ignore[assignment]
         low, high = self.min_blocks.value(), self.max_blocks.value()
-        self._found = []
+        self._placements = ()
         self._run_box, self._run_brick = box, brick
-        self.table.setSortingEnabled(False)
-        self.table.setRowCount(0)
+        self.packings.clear()
         self.summary.setText("Searching…")
         self.start_run(
             f"antislide {'x'.join(map(str, box.dims))}",
@@ -349,17 +361,17 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
         )
 
     def run_found(self, batch: PackingsFound) -> None:
-        sorting = self.table.isSortingEnabled()
-        self.table.setSortingEnabled(False)
-        for packing in batch.packings:
-            row = self.table.rowCount()
-            self.table.insertRow(row)
-            for column, value in enumerate(
-                (len(self._found) + 1, packing.blocks, packing.symmetries)
-            ):
-                self.table.setItem(row, column, _NumberItem(value))
-            self._found.append(packing)
-        self.table.setSortingEnabled(sorting)
+        self._placements = batch.placements
+        listed = len(self.packings.store)
+        self.packings.append(
+            {
+                "number": np.arange(listed + 1, listed + len(batch) + 1, dtype=np.int32),
+                "blocks": batch.blocks,
+                "symmetries": batch.symmetries,
+                "moves": batch.moves,
+            }
+        )
+        self.summary.setText(f"Searching… {self.packing_count():,} packings so far.")
 
     def run_finished(self, result: object) -> str:
         assert isinstance(result, AntislideResult)
@@ -373,26 +385,29 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
             f"{result.solutions:,} classes up to the box's {result.symmetries} symmetries "
             f"({counts}){span}."
         )
-        self.table.setSortingEnabled(True)
+        self.packings.store.trim()
         return f"{result.solutions:,} antislide classes"
 
     def run_stopped(self) -> None:
-        self.summary.setText(f"Stopped after {len(self._found):,} packings.")
-        self.table.setSortingEnabled(True)
+        self.summary.setText(f"Stopped after {self.packing_count():,} packings.")
+
+    def _filter_changed(self) -> None:
+        self.packings.set_ranges((("blocks", self.show_low.value(), self.show_high.value()),))
 
     def _packing_chosen(self) -> None:
         rows = self.table.selectionModel().selectedRows()
         if not rows:
             return
-        item = self.table.item(rows[0].row(), 0)
-        assert item is not None  # a selected row has its cells
-        number = item.data(Qt.ItemDataRole.UserRole)
-        packing = self._found[number - 1]
+        row = self.packings.source_row(rows[0].row())
+        number = int(self.packings.store.column("number")[row])
+        moves = self.packings.store.column("moves")[row]
+        symmetries = int(self.packings.store.column("symmetries")[row])
+        packing = decode_packing(self._placements, moves, symmetries)
         document = PackingDocument(self._run_box, self._run_brick, packing.bricks)
         self._edit(list(packing.bricks), f"Show packing {number}") if (
             document.box == self.document.box and document.brick == self.document.brick
         ) else self._replace_document(document)
 
     def packing_count(self) -> int:
-        """Packings listed so far (for tests and the status line)."""
-        return len(self._found)
+        """Packings listed so far, shown or filtered out (for tests and the status line)."""
+        return len(self.packings.store)
