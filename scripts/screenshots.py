@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 
 def start_xvfb() -> subprocess.Popen | None:
@@ -36,6 +37,12 @@ def start_xvfb() -> subprocess.Popen | None:
     os.environ["DISPLAY"] = display
     time.sleep(1.0)
     return server
+
+
+def snap(widget: Any, path: Path, saved: list[Path]) -> None:
+    """Save a picture of the Qt widget `widget` at `path`, and list it among those made."""
+    saved.append(path)
+    widget.grab().save(str(path))
 
 
 def main() -> None:
@@ -111,33 +118,28 @@ def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> No
     window.open_library(window.by_family["sliding"], puzzle_name)
     bench.style_choice.setCurrentIndex(style)
     settle()
-    saved.append(folder / "sliding-editor.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-editor.png", saved)
 
     bench.goal_mode.setChecked(True)
     settle()
-    saved.append(folder / "sliding-goal.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-goal.png", saved)
     bench.start_mode.setChecked(True)
 
     bench.solve()
     settle(lambda: not window.runner.busy)
     bench.player.seek(min(6.5, bench.player.moves - 0.5))
     settle()
-    saved.append(folder / "sliding-playback-mid-move.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-playback-mid-move.png", saved)
 
     bench.analyze()
     settle(lambda: not window.runner.busy)
-    saved.append(folder / "sliding-analysis.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-analysis.png", saved)
 
     bench.compare_styles()
     settle(lambda: not window.runner.busy)
     bench.pages.setCurrentIndex(1)
     settle()
-    saved.append(folder / "sliding-compare.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-compare.png", saved)
 
     saved += shoot_sliding_trust(window, folder, settle)
     saved += shoot_antislide(window, folder, settle)
@@ -164,23 +166,21 @@ def shoot_sliding_trust(window, folder: Path, settle) -> list[Path]:
     from slidelab.sliding.textformat import parse_puzzle
 
     bench = window.by_family["sliding"]
-    saved = []
+    saved: list[Path] = []
     window.open_library(bench, "knuth-silly.slide")
     bench.style_choice.setCurrentIndex(2)
     bench.solve()
     settle(lambda: not window.runner.busy)
     bench.player.seek(1.5)
     settle()
-    saved.append(folder / "sliding-route-mid-move.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-route-mid-move.png", saved)
 
     window.open_library(bench, "knuth-silly.slide")
     bench.kind_choice.setCurrentIndex(bench.kind_choice.findData("1"))
     bench.editor.set_piece_kind("1")
     bench.editor._draw_piece(frozenset({(3, 2), (3, 3), (3, 4)}))
     settle()
-    saved.append(folder / "sliding-refused-edit.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-refused-edit.png", saved)
 
     window.open_library(bench, "knuth-silly.slide")
     bench.goal_mode.setChecked(True)
@@ -189,28 +189,26 @@ def shoot_sliding_trust(window, folder: Path, settle) -> list[Path]:
         draft = draft.without_piece(piece, goal=True)
     bench.editor.apply_edit(draft.with_goal_cells([(0, 0)], "any"), "Mark any")
     settle()
-    saved.append(folder / "sliding-goal-cannot-hold.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-goal-cannot-hold.png", saved)
 
     bench.load_puzzle(parse_puzzle("1 x 3\n1 = 1\n2 = 1\n12\n021\n"))
     bench.solve()
     settle(lambda: not window.runner.busy)
-    saved.append(folder / "sliding-no-solution.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "sliding-no-solution.png", saved)
+    return saved
 
 
 def shoot_warm_up(window, folder: Path, settle, puzzle_name: str) -> list[Path]:
     """The kernels' warm-up at launch (compiling them when numba's cache is empty: run with an
     empty NUMBA_CACHE_DIR to see it), then a Solve pressed while it goes on."""
-    saved = [folder / "startup-warm-up.png"]
+    saved: list[Path] = []
     settle(lambda: window.status_panel.compiling.isVisible() or not window.warm_runner.busy)
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "startup-warm-up.png", saved)
     bench = window.by_family["sliding"]
     window.open_library(bench, puzzle_name)
     bench.solve()
     settle()
-    saved.append(folder / "startup-solve-while-compiling.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "startup-solve-while-compiling.png", saved)
     settle(lambda: not window.runner.busy and not window.warm_runner.busy, timeout=600.0)
     return saved
 
@@ -231,20 +229,18 @@ def shoot_antislide(window, folder: Path, settle) -> list[Path]:
     bench.table.selectRow(row)
     bench.view.set_explode(0.6)
     settle()
-    saved = [folder / "antislide-4x4x4-exploded.png"]
-    window.grab().save(str(saved[-1]))
+    saved: list[Path] = []
+    snap(window, folder / "antislide-4x4x4-exploded.png", saved)
     bench.view.set_explode(0.0)
     bench.show_locks.setChecked(True)
     bench._piece_clicked("0")
     settle()
-    saved.append(folder / "antislide-locks.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "antislide-locks.png", saved)
     bench.show_locks.setChecked(False)
     bench.edit_box.setChecked(True)
     bench._piece_clicked("3")  # edit mode: the click removes a brick and its neighbours slide
     settle()
-    saved.append(folder / "antislide-edit-sliding.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "antislide-edit-sliding.png", saved)
     return saved
 
 
@@ -257,16 +253,15 @@ def shoot_antislide_list(window, folder: Path, settle) -> list[Path]:
         spin.setValue(value)
     bench.run()
     settle(lambda: bench.packing_count() > 100_000)
-    saved = [folder / "antislide-4x5x5-streaming.png"]
-    window.grab().save(str(saved[-1]))
+    saved: list[Path] = []
+    snap(window, folder / "antislide-4x5x5-streaming.png", saved)
     settle(lambda: not window.runner.busy, timeout=600.0)
     bench.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
     bench.show_low.setValue(24)
     bench.show_high.setValue(24)
     bench.table.selectRow(3)
     settle()
-    saved.append(folder / "antislide-4x5x5-sorted-filtered.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "antislide-4x5x5-sorted-filtered.png", saved)
     return saved
 
 
@@ -277,36 +272,32 @@ def shoot_polycube(window, folder: Path, settle) -> list[Path]:
     window.open_library(bench, "soma.pcube")
     bench.piece_table.selectRow(4)
     settle()
-    saved = [folder / "polycube-piece-editor.png"]
-    window.grab().save(str(saved[-1]))
+    saved: list[Path] = []
+    snap(window, folder / "polycube-piece-editor.png", saved)
     bench.first.setValue(20)
     bench.solve()
     settle(lambda: not window.runner.busy)
     bench.solution_list.setCurrentRow(0)
     bench.view.set_explode(0.5)
     settle()
-    saved.append(folder / "polycube-soma-solution.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "polycube-soma-solution.png", saved)
     bench.distinct.setChecked(True)
     bench.solve()
     settle(lambda: not window.runner.busy)
     bench.solution_list.setCurrentRow(239)
     bench.view.set_explode(0.5)
     settle()
-    saved.append(folder / "polycube-soma-distinct.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "polycube-soma-distinct.png", saved)
     bench.distinct.setChecked(False)
     bench.view.set_explode(0.0)
     bench.pages.setCurrentIndex(0)
     for _ in range(12):
         bench._add_piece()
     settle()
-    saved.append(folder / "polycube-new-piece.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "polycube-new-piece.png", saved)
     bench.pages.setCurrentIndex(2)
     settle()
-    saved.append(folder / "polycube-box-mismatch.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "polycube-box-mismatch.png", saved)
     return saved
 
 
@@ -325,13 +316,12 @@ def shoot_dissection(window, folder: Path, settle) -> list[Path]:
     bench._piece_hovered(2)
     view.update()
     settle()
-    saved = [folder / "dissection-solution.png"]
-    window.grab().save(str(saved[-1]))
+    saved: list[Path] = []
+    snap(window, folder / "dissection-solution.png", saved)
     view.hovered = 0
     view.set_share(0.55)
     settle()
-    saved.append(folder / "dissection-moving.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "dissection-moving.png", saved)
     view.set_share(1.0)
     bench._piece_hovered(0)
     bench.load_text("***\n***\n***\n", "square")
@@ -342,8 +332,7 @@ def shoot_dissection(window, folder: Path, settle) -> list[Path]:
     bench.sort_choice.setCurrentIndex(3)
     bench.solution_list.setCurrentRow(40)
     settle()
-    saved.append(folder / "dissection-distinct-sorted.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "dissection-distinct-sorted.png", saved)
     return saved
 
 
@@ -355,12 +344,11 @@ def shoot_long_run(window, folder: Path, settle) -> list[Path]:
     bench.first.setValue(0)
     bench.solve()
     settle(lambda: "left" in bench.status.details.text(), timeout=60.0)
-    saved = [folder / "status-long-run.png"]
-    window.grab().save(str(saved[-1]))
+    saved: list[Path] = []
+    snap(window, folder / "status-long-run.png", saved)
     window.show_workbench(window.by_family["sliding"])
     settle()
-    saved.append(folder / "status-other-tab.png")
-    window.grab().save(str(saved[-1]))
+    snap(window, folder / "status-other-tab.png", saved)
     window.show_workbench(bench)
     bench.status.cancel_button.click()
     settle(lambda: not window.runner.busy)
@@ -377,8 +365,7 @@ def shoot_help(window, folder: Path, settle) -> list[Path]:
     saved = []
     window.show_guide()
     settle()
-    saved.append(folder / "help-guide.png")
-    window.guide.grab().save(str(saved[-1]))
+    snap(window.guide, folder / "help-guide.png", saved)
     window.guide.close()
     for show, name in (
         (window.show_shortcuts, "help-shortcuts"),
@@ -388,14 +375,12 @@ def shoot_help(window, folder: Path, settle) -> list[Path]:
         show()
         settle()
         dialog = next(w for w in QApplication.topLevelWidgets() if w not in before)
-        saved.append(folder / f"{name}.png")
-        dialog.grab().save(str(saved[-1]))
+        snap(dialog, folder / f"{name}.png", saved)
         dialog.close()
     dialog = GifOptionsDialog(window, "move", GifOptions(360, 0.48, 8))
     dialog.show()
     settle()
-    saved.append(folder / "gif-options.png")
-    dialog.grab().save(str(saved[-1]))
+    snap(dialog, folder / "gif-options.png", saved)
     dialog.close()
     return saved
 
@@ -407,8 +392,7 @@ def shoot_narrow(window, folder: Path, settle) -> list[Path]:
     for workbench in window.workbenches:
         window.show_workbench(workbench)
         settle()
-        saved.append(folder / f"narrow-{workbench.family}.png")
-        window.grab().save(str(saved[-1]))
+        snap(window, folder / f"narrow-{workbench.family}.png", saved)
     window.resize(1280, 800)
     return saved
 

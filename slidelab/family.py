@@ -12,10 +12,21 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, TypeAlias
 
 SubParsers: TypeAlias = "argparse._SubParsersAction[Any]"
 """The `add_subparsers` result the families register their command lines on."""
+
+
+def lazily(module: str, function: str) -> Callable[..., Any]:
+    """`module.function`, imported at its first call: a family's description names its command
+    line, warm-up and detection without loading their modules (and kernels) at start-up."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(import_module(module), function)(*args, **kwargs)
+
+    return call
 
 
 @dataclass(frozen=True)

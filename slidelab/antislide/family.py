@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import re
 
-from slidelab.family import Family, Library, SubParsers, TextSignature
+from slidelab.family import Family, Library, TextSignature, lazily
 
 ANTISLIDE = "antislide"
 
 _BRICK_LINE = re.compile(r"^\s*#\s*brick\s+\d+\s*x\s*\d+\s*x\s*\d+\s*$", re.MULTILINE)
-
-
-def _register(subcommands: SubParsers) -> None:
-    from slidelab.antislide import command
-
-    command.register(subcommands)
 
 
 def _warm_up() -> None:
@@ -35,7 +29,7 @@ FAMILY = Family(
     name=ANTISLIDE,
     title="Antislide",
     subcommand="antislide",
-    register_cli=_register,
+    register_cli=lazily("slidelab.antislide.command", "register"),
     extensions=(".antislide",),
     signature=TextSignature(
         _matches, rank=10, expected="an antislide packing with a '# brick AxBxC' line"

@@ -8,30 +8,18 @@ the command line and in the polycube workbench.
 from __future__ import annotations
 
 from slidelab.exactcover.family import EXACT_COVER
-from slidelab.family import Family, SubParsers
+from slidelab.family import Family, lazily
 from slidelab.polycube.family import SUBCOMMAND
 
 BURRTOOLS = "burrtools"
-
-
-def _register(subcommands: SubParsers) -> None:
-    from slidelab.burrtools import command
-
-    command.extend_polycube(subcommands)
-
-
-def _recognises(path: str) -> bool:
-    from slidelab.burrtools.reader import is_xmpuzzle
-
-    return is_xmpuzzle(path)
 
 
 FAMILY = Family(
     name=BURRTOOLS,
     title="BurrTools",
     subcommand=SUBCOMMAND,
-    register_cli=_register,
+    register_cli=lazily("slidelab.burrtools.command", "extend_polycube"),
     extensions=(".xmpuzzle",),
-    recognises_file=_recognises,
+    recognises_file=lazily("slidelab.burrtools.reader", "is_xmpuzzle"),
     kernels_from=(EXACT_COVER,),
 )

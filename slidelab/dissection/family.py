@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 from slidelab.exactcover.family import EXACT_COVER
-from slidelab.family import Family, Library, SubParsers, TextSignature
+from slidelab.family import Family, Library, TextSignature, lazily
 
 DISSECTION = "dissection"
-
-
-def _register(subcommands: SubParsers) -> None:
-    from slidelab.dissection import command
-
-    command.register(subcommands)
 
 
 def _warm_up() -> None:
@@ -33,7 +27,7 @@ FAMILY = Family(
     name=DISSECTION,
     title="Dissection",
     subcommand="dissect",
-    register_cli=_register,
+    register_cli=lazily("slidelab.dissection.command", "register"),
     extensions=(".dots",),
     signature=TextSignature(
         _matches, rank=20, expected="a dissection shape drawn with '.' and '*'"

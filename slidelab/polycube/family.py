@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from slidelab.exactcover.family import EXACT_COVER
-from slidelab.family import Family, Library, SubParsers, TextSignature
+from slidelab.family import Family, Library, TextSignature, lazily
 
 POLYCUBE = "polycube"
 SUBCOMMAND = "polycube"
@@ -13,12 +13,6 @@ SUBCOMMAND = "polycube"
 
 _COORDINATE = r"(?:\[[0-9a-zA-Z\-]+\]|[0-9a-zA-Z])"
 _BOX_LINE = re.compile(rf"\s*{_COORDINATE}{{3}}(?:\s+{_COORDINATE}{{3}})*\s*$")
-
-
-def _register(subcommands: SubParsers) -> None:
-    from slidelab.polycube import command
-
-    command.register(subcommands)
 
 
 def _matches(text: str) -> bool:
@@ -32,7 +26,7 @@ FAMILY = Family(
     name=POLYCUBE,
     title="Polycube",
     subcommand=SUBCOMMAND,
-    register_cli=_register,
+    register_cli=lazily("slidelab.polycube.command", "register"),
     extensions=(".pcube",),
     signature=TextSignature(
         _matches,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from slidelab.family import Family, Library, SubParsers, TextSignature
+from slidelab.family import Family, Library, TextSignature, lazily
 
 SLIDING = "sliding"
 
@@ -13,18 +13,6 @@ STYLES = 6
 """Knuth's six move styles, each warmed up in its own step (`MoveStyle.ALL` has them)."""
 
 _SIZE_LINE = re.compile(r"\s*\d+\s*x\s*\d+")
-
-
-def _register(subcommands: SubParsers) -> None:
-    from slidelab.sliding import command
-
-    command.register(subcommands)
-
-
-def _warm_up_tables() -> None:
-    from slidelab.sliding.search import warm_up_tables
-
-    warm_up_tables()
 
 
 def _warm_up_style(number: int) -> None:
@@ -45,11 +33,14 @@ FAMILY = Family(
     name=SLIDING,
     title="Sliding blocks",
     subcommand="slide",
-    register_cli=_register,
+    register_cli=lazily("slidelab.sliding.command", "register"),
     extensions=(".slide",),
     signature=TextSignature(
         _matches, rank=30, expected="a sliding-block puzzle, whose first line is 'ROWS x COLUMNS'"
     ),
     library=Library(SLIDING, ".slide"),
-    warm_up=(_warm_up_tables, *(partial(_warm_up_style, n) for n in range(STYLES))),
+    warm_up=(
+        lazily("slidelab.sliding.search", "warm_up_tables"),
+        *(partial(_warm_up_style, n) for n in range(STYLES)),
+    ),
 )

@@ -16,6 +16,7 @@ from slidelab.gui.images import image_to_rgb
 from slidelab.gui.main_window import MainWindow
 from tests.dissection.test_distinct import grid_symmetries, same
 from tests.gui.mouse import LEFT
+from tests.gui.streaming import rows_while_busy
 
 TOY = {(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 3), (2, 1), (2, 2), (2, 3)}
 """Knuth's toy shape: ****/*..*/.***."""
@@ -177,12 +178,7 @@ def test_rows_appear_while_the_run_goes_on(window: MainWindow, qtbot: QtBot) -> 
     bench = window.by_family["dissection"]
     window.open_library(bench, "knuth-toy.dots")
     bench.pieces.setValue(4)
-    while_busy: list[int] = []
-    window.runner.found.connect(
-        lambda _batch: (
-            while_busy.append(bench.solution_list.count()) if window.runner.busy else None
-        )
-    )
+    while_busy = rows_while_busy(window, bench.solution_list.count)
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert while_busy and while_busy[0] > 0

@@ -17,6 +17,7 @@ from slidelab.polycube.spec import parse_spec
 from tests.burrtools.conftest import EXAMPLES
 from tests.burrtools.made import DATA
 from tests.gui.mouse import LEFT
+from tests.gui.streaming import rows_while_busy
 
 
 def has_colour(image, colour, tolerance=25) -> bool:
@@ -233,12 +234,7 @@ def test_distinct_soma_lists_one_solution_of_each_class_as_found(
     bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")
     bench.distinct.setChecked(True)
-    while_busy: list[int] = []
-    window.runner.found.connect(
-        lambda _batch: (
-            while_busy.append(bench.solution_list.count()) if window.runner.busy else None
-        )
-    )
+    while_busy = rows_while_busy(window, bench.solution_list.count)
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert while_busy and 0 < while_busy[0] < 240  # rows shown while the run goes on
@@ -258,12 +254,7 @@ def test_listed_solutions_appear_while_the_run_goes_on(window: MainWindow, qtbot
     bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")
     bench.first.setValue(0)
-    while_busy: list[int] = []
-    window.runner.found.connect(
-        lambda _batch: (
-            while_busy.append(bench.solution_list.count()) if window.runner.busy else None
-        )
-    )
+    while_busy = rows_while_busy(window, bench.solution_list.count)
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert while_busy and while_busy[0] > 0 and while_busy == sorted(while_busy)
