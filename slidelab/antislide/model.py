@@ -8,17 +8,27 @@ needs only flat tables of these, which `Tables` builds.
 from __future__ import annotations
 
 import itertools
+import math
+import time
+from collections.abc import Generator
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from slidelab.errors import SlidelabError
+from slidelab.memory import MemoryBudget
+from slidelab.runs import Progress, drive
 
 AXES = "xyz"
 """Names of the three axes: x across layers, y down rows, z along a row."""
 
 DEFAULT_BRICK = (2, 2, 1)
+PROGRESS_SECONDS = 0.05
+"""Longest time between two progress events while the tables are built."""
+LISTED_CELL_BYTES = 40
+"""Bytes a cell number holds in the lists the tables are built from (a Python int and its
+slot), for the memory budget."""
 
 
 @dataclass(frozen=True)
@@ -109,10 +119,24 @@ def orientations(brick: tuple[int, int, int]) -> list[tuple[int, int, int]]:
     return sorted(set(itertools.permutations(brick)))  # type: ignore[arg-type]
 
 
-def placements(box: Box, brick: tuple[int, int, int]) -> list[Placement]:
-    """Every placement of `brick` in `box`, ordered by first cell, then orientation."""
+def check_brick(brick: tuple[int, int, int]) -> None:
+    """Refuse a brick that is not three positive sizes."""
     if len(brick) != 3 or any(d < 1 for d in brick):
         raise SlidelabError(f"brick dimensions must be three positive sizes, not {brick}")
+
+
+def placement_count(box: Box, brick: tuple[int, int, int]) -> int:
+    """How many placements `placements(box, brick)` lists, without listing them."""
+    check_brick(brick)
+    return sum(
+        math.prod(max(d - s + 1, 0) for d, s in zip(box.dims, size, strict=True))
+        for size in orientations(brick)
+    )
+
+
+def placements(box: Box, brick: tuple[int, int, int]) -> list[Placement]:
+    """Every placement of `brick` in `box`, ordered by first cell, then orientation."""
+    check_brick(brick)
     found = []
     for size in orientations(brick):
         for corner in itertools.product(
@@ -146,13 +170,50 @@ class Tables:
 
     @classmethod
     def build(cls, box: Box, brick: tuple[int, int, int] = DEFAULT_BRICK) -> Tables:
-        found = placements(box, brick)
+        """The tables of `brick` in `box`, built at once."""
+        return drive(cls.steps(box, brick))
+
+    @classmethod
+    def steps(
+        cls,
+        box: Box,
+        brick: tuple[int, int, int] = DEFAULT_BRICK,
+        budget: MemoryBudget | None = None,
+    ) -> Generator[Progress, None, Tables]:
+        """`build` as a solver's first phase: `Progress` about every 50 ms (closing it stops
+        the build), refused (`MemoryBudgetError`) before its lists would pass `budget`
+        (default: `MemoryBudget.of(None)`)."""
+        started = tick = time.perf_counter()
         volume = brick[0] * brick[1] * brick[2]
-        cells = np.array([p.cells(box) for p in found], np.int64).reshape(len(found), volume)
+        count = placement_count(box, brick)
+        listed = count * (2 * volume + 6 * max(volume // min(brick), 1))
+        needed = listed * LISTED_CELL_BYTES + count * box.symmetries.shape[0] * 8
+        (MemoryBudget.of(None) if budget is None else budget).check(needed, "building the tables")
+        found = placements(box, brick)
+        steps = (3 + box.symmetries.shape[0]) * len(found)
+        done = 0
+
+        def ticked() -> Progress | None:
+            """A progress event when the last one is PROGRESS_SECONDS old, else None."""
+            nonlocal tick, done
+            done += 1
+            if time.perf_counter() - tick <= PROGRESS_SECONDS:
+                return None
+            tick = time.perf_counter()
+            return Progress("building tables", done, tick - started, fraction=done / steps)
+
+        rows = []
+        for p in found:
+            rows.append(p.cells(box))
+            if event := ticked():
+                yield event
+        cells = np.array(rows, np.int64).reshape(len(found), volume)
         covering: list[list[int]] = [[] for _ in range(box.cell_count)]
         for n, row in enumerate(cells.tolist()):
             for cell in row:
                 covering[cell].append(n)
+            if event := ticked():
+                yield event
         cover_start = np.cumsum([0] + [len(c) for c in covering]).astype(np.int64)
         cover = np.array([n for c in covering for n in c], np.int64)
         face_start, face_cells_start = [0], [0]
@@ -162,12 +223,16 @@ class Tables:
                 face_cells.extend(face)
                 face_cells_start.append(len(face_cells))
             face_start.append(len(face_cells_start) - 1)
+            if event := ticked():
+                yield event
         perm = box.symmetries
         by_cells = {tuple(row): n for n, row in enumerate(cells.tolist())}
         inverse_image = np.empty((perm.shape[0], len(found)), np.int64)
         for s, row in enumerate(perm):
             for n, image in enumerate(np.sort(row[cells], axis=1).tolist()):
                 inverse_image[s, by_cells[tuple(image)]] = n
+                if event := ticked():
+                    yield event
         return cls(
             box,
             brick,

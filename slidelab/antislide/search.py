@@ -1,6 +1,7 @@
 """Every antisliding packing of a box, one per symmetry class: the search driver.
 
-`solve` is a generator: it yields `Progress` between kernel chunks of about 50 ms
+`solve` is a generator: it builds the tables as its first phase (`Tables.steps`), then
+yields `Progress` between kernel chunks of about 50 ms
 (and, when streaming, `PackingsFound` with the packings of each chunk) and returns
 an `AntislideResult`; closing it stops the run.  The kernel's
 stacks live in `_State`, which this module owns.
@@ -170,7 +171,7 @@ def solve(
     `prefix` restricts the search to one subproblem: the moves forced at its first levels
     (placement numbers of `Tables.build(box, brick)`, or -1 for "this cell stays empty").
     """
-    tables = Tables.build(box, brick)
+    tables = yield from Tables.steps(box, brick)
     run = _Run(tables, min_blocks, max_blocks, keep or stream, prefix, -1)
     found: list[Packing] = []
     while True:

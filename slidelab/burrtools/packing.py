@@ -98,30 +98,8 @@ def packing_steps(
     (default: `MemoryBudget.of(None)`)."""
     budget = MemoryBudget.of(None) if budget is None else budget
     started = tick = time.perf_counter()
+    result = check_problem(puzzle, index, source)
     problem = puzzle.problems[index]
-    label = problem_label(puzzle, index)
-    where = f"problem {label!r}"
-    if problem.result is None:
-        raise XmpuzzleError(source, where, "it has no result shape")
-    result = puzzle.shapes[problem.result]
-    if not result.voxels:
-        raise XmpuzzleError(source, where, f"its result shape S{problem.result + 1} is empty")
-    if not problem.parts:
-        raise XmpuzzleError(source, where, "it has no pieces")
-    if problem.max_holes is not None:
-        raise XmpuzzleError(
-            source, where, f"maxHoles (at most {problem.max_holes} empty variable voxels) is "
-            "not supported",
-        )  # fmt: skip
-    for part in problem.parts:
-        shape = puzzle.shapes[part.shape]
-        if not shape.voxels:
-            raise XmpuzzleError(source, where, f"its piece S{part.shape + 1} is empty")
-        if any(v.state == VARIABLE for v in shape.voxels):
-            raise XmpuzzleError(
-                source, where, f"its piece S{part.shape + 1} has variable voxels; BurrTools "
-                "allows them only in result shapes",
-            )  # fmt: skip
     found: list[Placement] = []
     cells = 0
     for tried, placement in enumerate(_placements(puzzle, problem, result), 1):
@@ -144,7 +122,39 @@ def packing_steps(
             name: (part.low, part.high) for name, part in zip(names, problem.parts, strict=True)
         },
     )
-    return BurrPacking(puzzle, problem, label, result, exact_cover, placements)
+    return BurrPacking(
+        puzzle, problem, problem_label(puzzle, index), result, exact_cover, placements
+    )
+
+
+def check_problem(puzzle: Puzzle, index: int, source: str = "<input>") -> Shape:
+    """Problem `index`'s result shape; XmpuzzleError when the problem cannot be packed.  A
+    quick look at its shapes: a front end shows the refusal at once, before the packing is
+    built."""
+    problem = puzzle.problems[index]
+    where = f"problem {problem_label(puzzle, index)!r}"
+    if problem.result is None:
+        raise XmpuzzleError(source, where, "it has no result shape")
+    result = puzzle.shapes[problem.result]
+    if not result.voxels:
+        raise XmpuzzleError(source, where, f"its result shape S{problem.result + 1} is empty")
+    if not problem.parts:
+        raise XmpuzzleError(source, where, "it has no pieces")
+    if problem.max_holes is not None:
+        raise XmpuzzleError(
+            source, where, f"maxHoles (at most {problem.max_holes} empty variable voxels) is "
+            "not supported",
+        )  # fmt: skip
+    for part in problem.parts:
+        shape = puzzle.shapes[part.shape]
+        if not shape.voxels:
+            raise XmpuzzleError(source, where, f"its piece S{part.shape + 1} is empty")
+        if any(v.state == VARIABLE for v in shape.voxels):
+            raise XmpuzzleError(
+                source, where, f"its piece S{part.shape + 1} has variable voxels; BurrTools "
+                "allows them only in result shapes",
+            )  # fmt: skip
+    return result
 
 
 def labelled_voxels(shape: Shape) -> Labelled:

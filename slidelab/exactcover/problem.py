@@ -15,13 +15,16 @@ only through primary items.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Iterable, Mapping
+import time
+from collections.abc import Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.integers import INT32_MAX
+from slidelab.memory import MemoryBudget
+from slidelab.runs import Progress, drive
 
 Item = Hashable
 Colour = Hashable
@@ -30,6 +33,14 @@ Option = tuple[Entry, ...]
 
 MAX_BOUND = INT32_MAX
 """The largest bound the kernels hold (their item arrays are int32)."""
+
+MATRIX_ENTRY_BYTES = 2 * 8 + 2 * 4
+"""Bytes one entry of an option holds while the matrix is built: two list slots, then two
+int32 array cells."""
+PROGRESS_SECONDS = 0.05
+"""Most time between two progress events while the matrix is built."""
+CHECK_EVERY = 1024
+"""Options read between two looks at the clock."""
 
 
 class ProblemError(SlidelabError, ValueError):
@@ -107,18 +118,39 @@ class Problem:
 
     def matrix(self) -> Matrix:
         """The flat integer form the kernels work on."""
+        return drive(self.matrix_steps())
+
+    def matrix_steps(
+        self, budget: MemoryBudget | None = None, started: float | None = None
+    ) -> Generator[Progress, None, Matrix]:
+        """`matrix` as a solver's first phase: `Progress` about every 50 ms on long option
+        lists (closing it stops the work), refused (`MemoryBudgetError`) when the lists it
+        builds would pass `budget` (default: `MemoryBudget.of(None)`).  `started` is when
+        the run began (its progress counts from there)."""
+        started = time.perf_counter() if started is None else started
+        entries = sum(len(option) for option in self.options)
+        (MemoryBudget.of(None) if budget is None else budget).check(
+            entries * MATRIX_ENTRY_BYTES, "reading the options"
+        )
         number = {item: k + 1 for k, item in enumerate(self.items)}
         colour_ids: dict[Colour, int] = {}
         items: list[int] = []
         colours: list[int] = []
         starts = [0]
-        for option in self.options:
+        tick = time.perf_counter()
+        for k, option in enumerate(self.options):
             for item, colour in option:
                 items.append(number[item])
                 colours.append(
                     0 if colour is None else colour_ids.setdefault(colour, 1 + len(colour_ids))
                 )
             starts.append(len(items))
+            if k % CHECK_EVERY == 0 and time.perf_counter() - tick > PROGRESS_SECONDS:
+                tick = time.perf_counter()
+                read = k + 1
+                yield Progress(
+                    "reading the options", read, tick - started, fraction=read / len(self.options)
+                )
         return Matrix(
             n_primary=len(self.primary),
             n_items=len(self.primary) + len(self.secondary),

@@ -22,7 +22,7 @@ import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
-from slidelab.exactcover.problem import Option, Problem
+from slidelab.exactcover.problem import Matrix, Option, Problem
 from slidelab.exactcover.state import (
     LINKS,
     BitsArrays,
@@ -32,6 +32,7 @@ from slidelab.exactcover.state import (
     links_for_pruning,
     save_state,
 )
+from slidelab.memory import MemoryBudget
 from slidelab.runs import Found, Progress, drive
 
 CHUNK_SECONDS = 0.05
@@ -102,15 +103,21 @@ def solve(
     if limit is not None and limit < 1:
         raise SlidelabError("the solution limit must be at least 1")
     started = time.perf_counter()
+    budget = MemoryBudget.of(None)
+    matrix = yield from problem.matrix_steps(budget, started)
     if state is None:
         engine = engine or choose_engine(problem)
         if preprocess is None:
             preprocess = engine == LINKS
         alive = None
         if preprocess and not problem.has_multiplicities:
-            alive = yield from _useless_options(problem, started)
-        state = SearchState.start(problem, engine=engine, random_seed=random_seed, alive=alive)
-    elif state.fingerprint != problem.matrix().fingerprint():
+            alive = yield from _useless_options(matrix, started)
+        yield Progress("building the search's arrays", 0, time.perf_counter() - started)
+        state = SearchState.start(
+            problem, engine=engine, random_seed=random_seed, alive=alive, matrix=matrix,
+            budget=budget,
+        )  # fmt: skip
+    elif state.fingerprint != matrix.fingerprint():
         raise SlidelabError("the saved search belongs to another problem")
     run = _Run(state, not count_only, limit, max_chunk_nodes)
     saved_at = time.perf_counter()
@@ -194,9 +201,8 @@ class _Run:
         return tuple(tuple(flat[b:e]) for b, e in zip(begins, ends, strict=True))
 
 
-def _useless_options(problem: Problem, started: float) -> Generator[Progress, None, np.ndarray]:
+def _useless_options(matrix: Matrix, started: float) -> Generator[Progress, None, np.ndarray]:
     """Which options to keep: pass after pass of `kernels.prune` until no option goes."""
-    matrix = problem.matrix()
     a = links_for_pruning(matrix)
     first = first_nodes(matrix)
     alive = np.ones(len(first), np.bool_)

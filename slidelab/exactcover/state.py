@@ -25,6 +25,7 @@ from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
 from slidelab.exactcover.problem import Matrix, Problem
 from slidelab.fileio import FileAccessError, write_bytes_atomically
+from slidelab.memory import MemoryBudget
 
 FORMAT_VERSION = 1
 """Bumped whenever the meaning of the saved arrays changes."""
@@ -37,6 +38,10 @@ BITS_MAX_WORK = 3072
 
 BITS_MAX_OPTIONS = 8192
 """... and there are at most this many options (its tables grow with their square)."""
+
+LINK_ENTRY_BYTES = 4 * 4 + 6 * 8
+"""Bytes per node while the dancing links are built: four int32 arrays, and the int64
+index arrays that sort the nodes into item lists."""
 
 
 class StateError(SlidelabError):
@@ -120,14 +125,23 @@ class SearchState:
         engine: str | None = None,
         random_seed: int | None = None,
         alive: np.ndarray | None = None,
+        matrix: Matrix | None = None,
+        budget: MemoryBudget | None = None,
     ) -> SearchState:
-        """A search of `problem` at its beginning, with only the `alive` options (default all)."""
-        matrix = problem.matrix()
+        """A search of `problem` at its beginning, with only the `alive` options (default all).
+
+        `matrix` is `problem.matrix()` when the caller has it already; the arrays are
+        refused (`MemoryBudgetError`) when they would pass `budget` (default:
+        `MemoryBudget.of(None)`)."""
+        matrix = problem.matrix() if matrix is None else matrix
         engine = engine or choose_engine(problem)
         if engine not in ENGINES:
             raise SlidelabError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
         if engine == BITS and problem.has_multiplicities:
             raise SlidelabError("the bits engine covers every primary item exactly once")
+        (MemoryBudget.of(None) if budget is None else budget).check(
+            arrays_bytes(matrix, engine), f"the {engine} engine's arrays"
+        )
         if alive is None:
             alive = np.ones(matrix.n_options, np.bool_)
         build = _bits if engine == BITS else _links
@@ -179,6 +193,14 @@ class SearchState:
             if weight < 1e-18:
                 break
         return min(fraction + 0.5 * weight, 1.0)
+
+
+def arrays_bytes(matrix: Matrix, engine: str) -> int:
+    """About the most memory building `engine`'s arrays for `matrix` holds at once."""
+    entries, options, items = len(matrix.option_items), matrix.n_options, matrix.n_items
+    if engine == BITS:
+        return 3 * (items + 1) * options + 16 * entries
+    return LINK_ENTRY_BYTES * (entries + options + items)
 
 
 def choose_engine(problem: Problem) -> str:

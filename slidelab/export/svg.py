@@ -9,9 +9,8 @@ from __future__ import annotations
 import os
 
 from slidelab.dissection.model import Solution
-from slidelab.dissection.shifts import Tables
 from slidelab.fileio import write_text_atomically
-from slidelab.geometry.dissection_frames import Layout, panel_cells, piece_outlines
+from slidelab.geometry.dissection_frames import Layout, Panels, panel_cells, piece_outlines
 from slidelab.geometry.palettes import EMPTY_COLOUR, HALO_COLOUR, RGB, piece_colour
 
 CELL = 32
@@ -23,12 +22,12 @@ def _hex(rgb: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
-def dissection_svg(tables: Tables, solution: Solution | None) -> str:
+def dissection_svg(panels: Panels, solution: Solution | None) -> str:
     """The SVG text of both panels, pieces coloured as in the app."""
-    layout = Layout.of(tables.source, tables.target)
+    layout = Layout.of(panels.source, panels.target)
     width = round(layout.width * CELL + 2 * MARGIN)
     height = round(layout.height * CELL + 2 * MARGIN)
-    cells = panel_cells(tables, solution)
+    cells = panel_cells(panels, solution)
     lines = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">',
@@ -52,6 +51,6 @@ def dissection_svg(tables: Tables, solution: Solution | None) -> str:
 
 
 def write_dissection_svg(
-    path: str | os.PathLike[str], tables: Tables, solution: Solution | None
+    path: str | os.PathLike[str], panels: Panels, solution: Solution | None
 ) -> None:
-    write_text_atomically(path, dissection_svg(tables, solution))
+    write_text_atomically(path, dissection_svg(panels, solution))

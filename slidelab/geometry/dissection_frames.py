@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -24,6 +25,24 @@ GAP = 2.0
 
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
+
+
+class Panels(Protocol):
+    """The two shapes drawn side by side (`Tables` holds them, and so does `Shapes`)."""
+
+    @property
+    def source(self) -> Shape: ...
+
+    @property
+    def target(self) -> Shape: ...
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """The shape to cut and the shape to rebuild, drawn before their tables are built."""
+
+    source: Shape
+    target: Shape
 
 
 @dataclass(frozen=True)
@@ -129,15 +148,15 @@ Segment = tuple[Point, Point]
 
 
 def panel_cells(
-    tables: Tables, solution: Solution | None
+    panels: Panels, solution: Solution | None
 ) -> list[tuple[Point, int, tuple[int, int]]]:
     """Every cell of both panels: its top left corner (x, y), its colour (0 without a
     solution) and its (row, column) in its own shape."""
-    layout = Layout.of(tables.source, tables.target)
+    layout = Layout.of(panels.source, panels.target)
     found = []
     for shape, origin, colours in (
-        (tables.source, layout.source_origin, solution.source_colours if solution else None),
-        (tables.target, layout.target_origin, solution.target_colours if solution else None),
+        (panels.source, layout.source_origin, solution.source_colours if solution else None),
+        (panels.target, layout.target_origin, solution.target_colours if solution else None),
     ):
         for x, (r, c) in enumerate(shape.cells):
             found.append(((origin[0] + c, origin[1] + r), colours[x] if colours else 0, (r, c)))

@@ -314,10 +314,21 @@ def _explore_on_worker(job: SplitJob, task: _Task) -> TaskResult | None:
     return drive(job.explore(task.branch, task.budget))
 
 
+def _lost(future: Any) -> bool:
+    """Whether the cluster lost `future`'s task: cancelled with a restarted worker, or given up
+    (`KilledWorker`) after the workers running it died too often."""
+    from distributed import KilledWorker
+
+    if future.status in ("cancelled", "lost"):
+        return True
+    return future.status == "error" and isinstance(future.exception(), KilledWorker)
+
+
 class _DaskWork:
     """Tasks on a Dask cluster, resubmitted when the cluster loses them: a worker restarted
     or killed takes its tasks and the scattered job with it, and the client only sees them
-    cancelled (finished subproblems are already recorded, so only lost ones run again)."""
+    cancelled, or failed with `KilledWorker` (finished subproblems are already recorded, so
+    only lost ones run again)."""
 
     def __init__(self, client: Any, job: SplitJob) -> None:
         self.client = client
@@ -337,7 +348,7 @@ class _DaskWork:
     def value(self, future: Any) -> TaskResult | _Lost | None:
         """The task's result, or `_Lost` if the cluster lost it (then it is submitted again)."""
         del self.submitted[future]
-        if future.status not in ("cancelled", "lost"):
+        if not _lost(future):
             result: TaskResult | None = future.result()
             return result
         self.losses += 1

@@ -7,10 +7,12 @@ import itertools
 import numpy as np
 import pytest
 
+from slidelab.antislide import model
 from slidelab.antislide.layers import parse_packing
-from slidelab.antislide.model import Box, Placement
+from slidelab.antislide.model import Box, Placement, Tables
 from slidelab.antislide.reference import orbit_counts
 from slidelab.antislide.search import PackingsFound, solve
+from slidelab.memory import MemoryBudget, MemoryBudgetError
 from slidelab.runs import Progress, drive
 from tests.antislide.figures import CLASSES, CLASSES_4x4x4, CLASSES_4x4x5, SEED_3x3x3, SEED_4x4x4
 
@@ -137,3 +139,20 @@ def test_streamed_packings_are_compact_arrays_and_a_stream_keeps_none_at_the_end
         assert batch.moves.shape == (len(batch), 16)  # at most 64 / 4 bricks
     blocks = np.concatenate([batch.blocks for batch in batches])
     assert {b: int(c) for b, c in enumerate(np.bincount(blocks)) if c} == result.by_blocks
+
+
+def test_building_the_tables_is_the_solvers_first_phase(monkeypatch):
+    monkeypatch.setattr(model, "PROGRESS_SECONDS", 0.0)
+    events = solve(Box((6, 6, 6)))
+    phases = [next(events).phase for _ in range(5)]
+    assert phases == ["building tables"] * 5
+    events.close()
+    assert events.gi_frame is None
+
+
+def test_the_tables_are_refused_before_they_pass_the_memory_budget():
+    with pytest.raises(MemoryBudgetError) as refused:
+        drive(Tables.steps(Box((20, 20, 20)), budget=MemoryBudget.of(1 << 20)))
+    assert str(refused.value) == (
+        "building the tables would need 34.4 MiB, more than the limit set by --max-memory (1.0 MiB)"
+    )

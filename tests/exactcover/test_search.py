@@ -6,6 +6,7 @@ from itertools import combinations, product
 
 import pytest
 
+from slidelab.exactcover import problem as problem_module
 from slidelab.exactcover.dlxformat import parse_problem
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.reference import reference_solutions
@@ -15,7 +16,8 @@ from slidelab.exactcover.search import (
     find_solutions,
     solve,
 )
-from slidelab.exactcover.state import BITS, LINKS, choose_engine
+from slidelab.exactcover.state import BITS, LINKS, SearchState, choose_engine
+from slidelab.memory import MemoryBudget, MemoryBudgetError
 from slidelab.runs import Progress, drive
 from tests.exactcover.problems import PENTOMINO_BOXES, QUEENS, SOMA, pentominoes, queens, soma
 from tests.exactcover.test_dlxformat import DLX1_EXAMPLE, DLX2_EXAMPLE, DLX3_EXAMPLE
@@ -192,3 +194,34 @@ def test_default_engine():
 
 def test_progress_events_are_progress():
     assert all(isinstance(p, Progress) for p in events(solve(queens(6)))[1])
+
+
+def many_options(count: int) -> Problem:
+    """Pairs of items on a ring of 64: `count` options, repeating (none of them useless)."""
+    return Problem.of_sets(range(64), [(k % 64, (k + 1) % 64) for k in range(count)])
+
+
+def test_reading_the_options_is_the_solvers_first_phase(monkeypatch) -> None:
+    monkeypatch.setattr(problem_module, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(problem_module, "CHECK_EVERY", 1)
+    search = solve(many_options(5000))
+    first = [next(search) for _ in range(5)]
+    assert [event.phase for event in first] == ["reading the options"] * 5
+    assert [event.explored for event in first] == [1, 2, 3, 4, 5]
+    search.close()
+    assert search.gi_frame is None
+
+
+def test_the_matrix_and_the_arrays_are_refused_past_the_memory_budget() -> None:
+    problem = many_options(20_000)
+    with pytest.raises(MemoryBudgetError) as refused:
+        drive(problem.matrix_steps(MemoryBudget.of(1 << 19)))
+    assert str(refused.value) == (
+        "reading the options would need 0.9 MiB, more than the limit set by --max-memory (0.5 MiB)"
+    )
+    with pytest.raises(MemoryBudgetError) as refused:
+        SearchState.start(problem, engine=LINKS, budget=MemoryBudget.of(1 << 20))
+    assert str(refused.value) == (
+        "the links engine's arrays would need 3.7 MiB, more than the limit set by --max-memory "
+        "(1.0 MiB)"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import xml.etree.ElementTree as ElementTree
 
 import numpy as np
@@ -9,8 +10,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QCheckBox
 from pytestqt.qtbot import QtBot
 
+from slidelab.dissection import search
 from slidelab.dissection.keys import piece_sizes, turned_pieces
 from slidelab.dissection.search import find_solutions
+from slidelab.dissection.shifts import Tables
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
 from slidelab.gui.main_window import MainWindow
@@ -55,9 +58,9 @@ def test_click_the_toy_shape_solve_and_match_colours(window, qtbot, tmp_path):
         bench.solution_list.setCurrentRow(row)
         solution = view.solution
         target_origin = 3 + 2  # the square's 3 columns, then the gap of 2
-        for (r, c), colour in zip(view.tables.source.cells, solution.source_colours, strict=True):
+        for (r, c), colour in zip(view.panels.source.cells, solution.source_colours, strict=True):
             assert pixel(view, r, c, 0) == piece_colour(colour - 1)
-        for (r, c), colour in zip(view.tables.target.cells, solution.target_colours, strict=True):
+        for (r, c), colour in zip(view.panels.target.cells, solution.target_colours, strict=True):
             assert pixel(view, r, c, target_origin) == piece_colour(colour - 1)
     # hovering a piece names it and outlines it in both shapes
     qtbot.mouseMove(view, view.point(0.5, 0.5).toPoint())
@@ -65,8 +68,8 @@ def test_click_the_toy_shape_solve_and_match_colours(window, qtbot, tmp_path):
     assert bench.hover_text.text().endswith(f"piece {view.hovered}")
     image = image_to_rgb(view.grab().toImage())
     for shape, colours, origin in (
-        (view.tables.source, view.solution.source_colours, 0),
-        (view.tables.target, view.solution.target_colours, target_origin),
+        (view.panels.source, view.solution.source_colours, 0),
+        (view.panels.target, view.solution.target_colours, target_origin),
     ):
         r, c = next(cell for cell, k in zip(shape.cells, colours, strict=True) if k == view.hovered)
         edge = view.point(origin + c + 1 / 6, r + 0.5)  # on the highlight's inset outline
@@ -149,7 +152,8 @@ def test_the_list_sorts_by_piece_sizes_and_turned_pieces(window: MainWindow, qtb
     assert count == 568
     bench.solution_list.setCurrentRow(5)
     chosen = bench.view.solution
-    tables = bench.view.tables
+    tables = bench.view.panels
+    assert isinstance(tables, Tables)
     for index, key in enumerate(
         (
             lambda s: piece_sizes(s),
@@ -184,3 +188,46 @@ def test_rows_appear_while_the_run_goes_on(window: MainWindow, qtbot: QtBot) -> 
     assert while_busy and while_busy[0] > 0
     assert bench.solution_list.count() == 5000
     assert bench.result_text.text().startswith("149,798 solutions with 4 pieces")
+
+
+def test_the_tables_are_built_inside_the_run(window: MainWindow, qtbot: QtBot, monkeypatch) -> None:
+    """Solving builds the shapes' tables on the worker thread, once; the view shows the shapes
+    meanwhile and the solutions' colours once they come."""
+    monkeypatch.setattr(search, "_kept_tables", {})
+    built_on_main_thread = []
+    steps = Tables.steps.__func__
+
+    def recorded(cls, *args, **options):
+        built_on_main_thread.append(threading.current_thread() is threading.main_thread())
+        return (yield from steps(cls, *args, **options))
+
+    monkeypatch.setattr(Tables, "steps", classmethod(recorded))
+    bench = window.by_family["dissection"]
+    window.open_library(bench, "knuth-toy.dots")
+    bench.pieces.setValue(2)
+    assert built_on_main_thread == [] and bench.view.panels is not None
+    assert bench.view.panels.target.cells == tuple(sorted(TOY))
+    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert built_on_main_thread == [False]
+    assert isinstance(bench.view.panels, Tables) and bench.view.solution is not None
+    assert bench.solution_list.item(0).text().endswith("turned")
+
+
+def test_cancel_while_the_tables_are_built(window: MainWindow, qtbot: QtBot, monkeypatch) -> None:
+    """A big square's tables take a while: their progress shows, and Cancel stops the run
+    before any solution."""
+    monkeypatch.setattr(search, "_kept_tables", {})
+    bench = window.by_family["dissection"]
+    window.show_workbench(bench)
+    bench.show_target(frozenset((r, c) for r in range(20) for c in range(20)))
+    tick(qtbot, bench.flips)
+    phases: list[str] = []
+    window.runner.progress.connect(lambda event: phases.append(event.phase))
+    found = []
+    window.runner.found.connect(found.append)
+    qtbot.mouseClick(bench.solve_button, LEFT)
+    qtbot.waitUntil(lambda: "building tables" in phases, timeout=30_000)
+    with qtbot.waitSignal(window.runner.stopped, timeout=5_000):
+        qtbot.mouseClick(bench.cancel_button, LEFT)
+    assert found == [] and bench.result_text.text() == "Stopped after 0 solutions."

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
+from slidelab.burrtools.packing import packing_steps as burr_packing_steps
 from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
 from slidelab.gui.main_window import MainWindow
+from slidelab.gui.polycube import workbench
 from slidelab.library import shipped_text
 from slidelab.polycube.reference import layout_class, layouts
 from slidelab.polycube.spec import parse_spec
-from tests.burrtools.conftest import EXAMPLES
+from tests.burrtools.conftest import EXAMPLES, puzzle
 from tests.burrtools.made import DATA
+from tests.burrtools.test_packing import CUBE
 from tests.gui.mouse import LEFT
 from tests.gui.streaming import rows_while_busy
 
@@ -259,3 +264,31 @@ def test_listed_solutions_appear_while_the_run_goes_on(window: MainWindow, qtbot
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert while_busy and while_busy[0] > 0 and while_busy == sorted(while_busy)
     assert bench.solution_list.count() == 11520
+
+
+def test_a_burrtools_packing_is_built_inside_the_run(
+    window: MainWindow, qtbot: QtBot, monkeypatch
+) -> None:
+    """Choosing a problem only checks it (a refusal shows at once); solving builds its
+    placements on the worker thread, and the found assemblies come with them."""
+    built_on_main_thread = []
+
+    def recorded(*args, **options):
+        built_on_main_thread.append(threading.current_thread() is threading.main_thread())
+        return (yield from burr_packing_steps(*args, **options))
+
+    monkeypatch.setattr(workbench, "burr_packing_steps", recorded)
+    bench = window.by_family["polycube"]
+    assert window.open_path(str(DATA / "dominoes.xmpuzzle"))
+    bench.problem_choice.setCurrentIndex(2)
+    assert built_on_main_thread == [] and bench.solve_button.isEnabled()
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert built_on_main_thread == [False]
+    assert bench.solution_count() == 8 and bench._burr_packing is not None
+    assert bench._burr_packing.label == "ranges"
+    assert bench.shown_pieces.count() >= 2
+    empty = puzzle(CUBE, '<problem name="bare"><shapes/><result id="0"/></problem>')
+    bench.show_burrtools(empty, "t.xmpuzzle")
+    assert bench.problem_text.text() == "t.xmpuzzle: problem 'bare': it has no pieces"
+    assert not bench.solve_button.isEnabled() and built_on_main_thread == [False]

@@ -65,3 +65,36 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
         ClusterError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
     ):
         drive(search_split(queens(8), scheduler="tcp://127.0.0.1:9"))
+
+
+class _FailedFuture:
+    """A future as the client sees it when its task ended with `error`."""
+
+    status = "error"
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def exception(self) -> Exception:
+        return self.error
+
+    def result(self) -> None:
+        raise self.error
+
+
+def test_a_task_dask_gave_up_on_is_submitted_again(monkeypatch):
+    monkeypatch.setattr(run, "MAX_LOSSES", 1)
+    work = run._DaskWork(client=None, job=None)
+    killed = [_FailedFuture(distributed.KilledWorker("task", None, 0)) for _ in range(2)]
+    work.submitted = dict.fromkeys(killed)
+    assert isinstance(work.value(killed[0]), run._Lost)
+    with pytest.raises(ClusterError, match="the Dask cluster lost 2 subproblems"):
+        work.value(killed[1])
+
+
+def test_a_task_that_failed_on_its_own_is_not_submitted_again():
+    work = run._DaskWork(client=None, job=None)
+    failed = _FailedFuture(ZeroDivisionError("in the search"))
+    work.submitted = {failed: None}
+    with pytest.raises(ZeroDivisionError):
+        work.value(failed)

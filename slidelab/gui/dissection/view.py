@@ -12,10 +12,13 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPol
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from slidelab.dissection.model import Solution
+from slidelab.dissection.shape import Shape
 from slidelab.dissection.shifts import Tables
 from slidelab.geometry.dissection_frames import (
     Layout,
+    Panels,
     PieceMotion,
+    Shapes,
     panel_cells,
     piece_motions,
     piece_outlines,
@@ -43,7 +46,8 @@ class DissectionView(QWidget):
         self.setMinimumSize(240, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
-        self.tables: Tables | None = None
+        self.panels: Panels | None = None
+        """What is drawn: the tables, or the shapes alone while they are built."""
         self.solution: Solution | None = None
         self.hovered = 0
         self.share = 1.0
@@ -56,18 +60,23 @@ class DissectionView(QWidget):
     def set_content(self, tables: Tables | None, solution: Solution | None) -> None:
         """Show `tables`' source and target, coloured by `solution` when there is one."""
         self._timer.stop()
-        self.tables, self.solution = tables, solution
+        self.panels, self.solution = tables, solution
         self._motions = piece_motions(tables, solution) if tables and solution else []
         self.share = 1.0
         self.hovered = 0
         self.update()
 
+    def set_shapes(self, source: Shape, target: Shape) -> None:
+        """Show `source` and `target` uncoloured, before their tables are built."""
+        self.set_content(None, None)
+        self.panels = Shapes(source, target)
+
     # Geometry ----------------------------------------------------------------------------
 
     def _scale(self) -> tuple[float, QPointF]:
         """Pixels per cell, and where drawing coordinate (0, 0) is."""
-        assert self.tables is not None
-        layout = Layout.of(self.tables.source, self.tables.target)
+        assert self.panels is not None
+        layout = Layout.of(self.panels.source, self.panels.target)
         size = min((self.width() - 16) / layout.width, (self.height() - 16) / layout.height)
         size = max(size, 4.0)
         left = (self.width() - size * layout.width) / 2
@@ -81,12 +90,12 @@ class DissectionView(QWidget):
 
     def colour_at(self, position: QPointF) -> int:
         """The piece colour of the cell under `position` (0 for none)."""
-        if self.tables is None or self.solution is None:
+        if self.panels is None or self.solution is None:
             return 0
         size, origin = self._scale()
         x = (position.x() - origin.x()) / size
         y = (position.y() - origin.y()) / size
-        for (cx, cy), colour, _ in panel_cells(self.tables, self.solution):
+        for (cx, cy), colour, _ in panel_cells(self.panels, self.solution):
             if cx <= x < cx + 1 and cy <= y < cy + 1:
                 return colour
         return 0
@@ -118,11 +127,11 @@ class DissectionView(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), QColor(255, 255, 255))
-        if self.tables is None:
+        if self.panels is None:
             return
         size, _ = self._scale()
         moving = self.share < 1.0
-        cells = panel_cells(self.tables, self.solution)
+        cells = panel_cells(self.panels, self.solution)
         painter.setPen(QPen(QColor(*GRID_COLOUR), 1))
         for (x, y), colour, _ in cells:
             fill = EMPTY_COLOUR if moving or not colour else piece_colour(colour - 1)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from slidelab.dissection.distinct import DistinctRun, only_distinct
+from slidelab.dissection.drawable import DrawableSolutions, with_tables
 from slidelab.dissection.family import DISSECTION
 from slidelab.dissection.keys import SORT_KEYS, piece_sizes, turned_pieces
 from slidelab.dissection.model import MAX_PIECES, Dissection, Solution, square_source
@@ -59,7 +60,7 @@ SHAPE_COLOUR = (120, 120, 130)
 SearchFactory = Callable[[], Generator[Progress | SolutionsFound, None, DissectionResult]]
 
 
-class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
+class DissectionWorkbench(TextDocument, RunningWorkbench[DrawableSolutions]):
     """Shape editors on the left, the two shapes in the middle, solving on the right."""
 
     title = "Dissection"
@@ -244,8 +245,8 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
             self.target_info.setText(f"{count} cells {square}.")
         self._forget_solutions()
         self.result_text.setText("")
-        self._tables = self._current_tables()
-        self.view.set_content(self._tables, None)
+        self._tables = None
+        self._show(None)
         self._update_actions()
 
     def dissection(self) -> Dissection:
@@ -263,12 +264,17 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
             source, target, self.pieces.value(), self.connected.isChecked(), self.flips.isChecked()
         )
 
-    def _current_tables(self) -> Tables | None:
+    def _show(self, solution: Solution | None) -> None:
+        """Show `solution` (it comes with the tables), or the drawn shapes uncoloured."""
+        if self._tables is not None:
+            self.view.set_content(self._tables, solution)
+            return
         try:
             dissection = self.dissection()
         except SlidelabError:
-            return None
-        return Tables.build(dissection.source, dissection.target, dissection.flips)
+            self.view.set_content(None, None)
+            return
+        self.view.set_shapes(dissection.source, dissection.target)
 
     # Solving -----------------------------------------------------------------------------
 
@@ -283,10 +289,12 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         self.cancel_button.setEnabled(self.running)
 
     def solve(self) -> None:
-        """Search on the worker thread; solutions stream into the list."""
+        """Search on the worker thread, its tables built there first; solutions stream into
+        the list."""
         dissection = self.dissection()
-        self._tables = Tables.build(dissection.source, dissection.target, dissection.flips)
+        self._tables = None
         self._forget_solutions()
+        self._show(None)
         self.result_text.setText("Solving…")
         phase = f"dissection into {dissection.pieces} pieces"
         distinct = self.distinct.isChecked()
@@ -297,16 +305,19 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         else:
             search = partial(solve, dissection)
         if distinct:
-            self.start_run(phase, lambda: only_distinct(search(), dissection))
+            self.start_run(
+                phase, lambda: with_tables(dissection, only_distinct(search(), dissection))
+            )
         else:
-            self.start_run(phase, search)
+            self.start_run(phase, lambda: with_tables(dissection, search()))
 
     def _forget_solutions(self) -> None:
         self._solutions = []
         self._order = []
         self.solution_list.clear()
 
-    def run_found(self, batch: SolutionsFound) -> None:
+    def run_found(self, batch: DrawableSolutions) -> None:
+        self._tables = batch.tables
         room = SHOWN - len(self._solutions)
         if room <= 0:
             return
@@ -376,7 +387,7 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         return self._solutions[self._order[row]] if 0 <= row < len(self._order) else None
 
     def _solution_chosen(self, row: int) -> None:
-        self.view.set_content(self._tables, self._shown(row))
+        self._show(self._shown(row))
 
     def _piece_hovered(self, colour: int) -> None:
         if not colour:
@@ -403,6 +414,7 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[SolutionsFound]):
         save_png(self.view.grab().toImage(), path)
 
     def export_svg(self, path: str) -> None:
-        if self._tables is None:
+        panels = self._tables or self.view.panels
+        if panels is None:
             raise SlidelabError("nothing to export yet")
-        write_dissection_svg(path, self._tables, self._shown(self.solution_list.currentRow()))
+        write_dissection_svg(path, panels, self._shown(self.solution_list.currentRow()))

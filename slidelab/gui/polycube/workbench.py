@@ -9,7 +9,8 @@ count its assemblies as BurrTools does, and browse them in 3D.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Generator
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor
@@ -36,8 +37,10 @@ from PySide6.QtWidgets import (
 from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
 from slidelab.burrtools.convert import puzzle_from_spec
 from slidelab.burrtools.model import Puzzle
-from slidelab.burrtools.packing import BurrPacking, problem_label
+from slidelab.burrtools.model import Shape as BurrShape
+from slidelab.burrtools.packing import BurrPacking, check_problem, problem_label
 from slidelab.burrtools.packing import build_packing as build_burr_packing
+from slidelab.burrtools.packing import packing_steps as burr_packing_steps
 from slidelab.burrtools.reader import EXTENSION as XMPUZZLE
 from slidelab.burrtools.reader import is_xmpuzzle, read_xmpuzzle
 from slidelab.burrtools.writer import write_xmpuzzle
@@ -61,7 +64,7 @@ from slidelab.polycube.packing import Packing, build_packing, format_dlx, packin
 from slidelab.polycube.rotations import orientations
 from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
-from slidelab.runs import Solver
+from slidelab.runs import Found, Progress, Solver, translate
 
 EDIT_SPAN = 5
 """Cells along each axis of the piece editor's grid (more when a piece is bigger)."""
@@ -72,7 +75,19 @@ DROP_STEPS = 8
 DROP_MS = 30
 
 
-class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
+@dataclass(frozen=True, eq=False)
+class PackedSolutions(Found):
+    """Solutions found, as option numbers, with the packing (built in the run) that decodes
+    them into pieces."""
+
+    solutions: tuple[tuple[int, ...], ...]
+    packing: Packing | BurrPacking
+
+    def __len__(self) -> int:
+        return len(self.solutions)
+
+
+class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
     """Piece list and editors on the left, the 3D view in the middle, solving on the right."""
 
     title = "Polycube"
@@ -89,7 +104,10 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         self.burr: Puzzle | None = None
         """The BurrTools puzzle shown instead of a spec, if one was opened."""
         self._burr_source = ""
+        self._burr_result: BurrShape | None = None
+        """The chosen problem's result shape, when the problem can be packed."""
         self._burr_packing: BurrPacking | None = None
+        """The packing of the chosen problem, once a run has built it."""
         self._solutions: list[tuple[int, ...]] = []
         self._rotation = 0
         self._painting = True
@@ -306,8 +324,9 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
             else "BurrTools has not solved this problem."
         )
         try:
-            self._burr_packing = build_burr_packing(self.burr, index, self._burr_source)
+            self._burr_result = check_problem(self.burr, index, self._burr_source)
         except SlidelabError as error:
+            self._burr_result = None
             self.problem_text.setText(str(error))
         else:
             self.problem_text.setText("")
@@ -487,9 +506,9 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
 
     def _target_cells(self) -> frozenset[tuple[int, int, int]]:
         """The cells to fill: the spec's box, or the BurrTools problem's result shape."""
-        if self._burr_packing is not None:
-            return frozenset(self._burr_packing.result.cells)
-        return frozenset() if self.burr is not None else self.draft.box
+        if self.burr is not None:
+            return frozenset(self._burr_result.cells) if self._burr_result else frozenset()
+        return self.draft.box
 
     def _solution_chosen(self, row: int) -> None:
         if self.pages.currentIndex() != 2:
@@ -548,7 +567,7 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
 
     def _update_actions(self) -> None:
         if self.burr is not None:
-            ready = self._burr_packing is not None
+            ready = self._burr_result is not None
         else:
             problems = self.draft.solve_problems()
             self.problem_text.setText("; ".join(problems).capitalize() + "." if problems else "")
@@ -560,30 +579,47 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
         """Solve the spec (or BurrTools problem): count, list the first N, or count the classes
         under symmetry and (unless counting only) list one solution of each.  A spec's pieces
         are placed in the run, where progress shows and Cancel reaches."""
-        burr, spec, mirror = self._burr_packing, self.draft.to_spec(), self.mirror.isChecked()
+        puzzle, index = self.burr, max(self.problem_choice.currentIndex(), 0)
+        source, spec, mirror = self._burr_source, self.draft.to_spec(), self.mirror.isChecked()
         distinct, count_only = self.distinct.isChecked(), self.count_only.isChecked()
         limit = self.first.value() or None
 
-        def run() -> Solver[AssemblyCount | DistinctCount | ExactCoverResult]:
-            if burr is not None:
-                problem = burr.exact_cover
-                if distinct:
-                    return (yield from search_assemblies(burr, listing=not count_only))
-            else:
-                packing = yield from packing_steps(spec, mirror)
-                self._packing, problem = packing, packing.problem
-                if distinct:
-                    return (yield from search_distinct(packing, listing=not count_only))
+        def searched(
+            packing: Packing | BurrPacking,
+        ) -> Generator[
+            Progress | SolutionsFound, None, AssemblyCount | DistinctCount | ExactCoverResult
+        ]:
+            if distinct and isinstance(packing, BurrPacking):
+                return (yield from search_assemblies(packing, listing=not count_only))
+            if distinct and isinstance(packing, Packing):
+                return (yield from search_distinct(packing, listing=not count_only))
+            problem = packing.exact_cover if isinstance(packing, BurrPacking) else packing.problem
             if count_only:
                 return (yield from solve(problem, count_only=True))
             return (yield from solve(problem, limit=limit))
+
+        def run() -> Solver[AssemblyCount | DistinctCount | ExactCoverResult]:
+            packing: Packing | BurrPacking
+            if puzzle is not None:
+                packing = yield from burr_packing_steps(puzzle, index, source)
+            else:
+                packing = yield from packing_steps(spec, mirror)
+            return (
+                yield from translate(
+                    searched(packing), lambda batch: PackedSolutions(batch.solutions, packing)
+                )
+            )
 
         self._forget_solutions()
         self.result_text.setText("Solving…")
         self.pages.setCurrentIndex(2)
         self.start_run("polycube", run)
 
-    def run_found(self, batch: SolutionsFound) -> None:
+    def run_found(self, batch: PackedSolutions) -> None:
+        if isinstance(batch.packing, BurrPacking):
+            self._burr_packing = batch.packing
+        else:
+            self._packing = batch.packing
         start = len(self._solutions)
         self._solutions += batch.solutions
         self.solution_list.addItems(
@@ -636,9 +672,11 @@ class PolycubeWorkbench(RunningWorkbench[SolutionsFound]):
 
     def export_dlx(self, path: str) -> None:
         """Write the spec's (or BurrTools problem's) exact-cover problem in Knuth's DLX format."""
-        if self._burr_packing is not None:
-            comment = f"problem {self._burr_packing.label} of {self._burr_source}"
-            write_text_atomically(path, format_problem(self._burr_packing.exact_cover, comment))
+        if self.burr is not None:
+            index = max(self.problem_choice.currentIndex(), 0)
+            burr = self._burr_packing or build_burr_packing(self.burr, index, self._burr_source)
+            comment = f"problem {burr.label} of {self._burr_source}"
+            write_text_atomically(path, format_problem(burr.exact_cover, comment))
             return
         text = self.current_text()
         packing = build_packing(self.draft.to_spec(), with_mirror=self.mirror.isChecked())
