@@ -15,9 +15,10 @@ a solver by hand.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 ResultT = TypeVar("ResultT")
@@ -41,6 +42,25 @@ class Progress:
     """Solutions found so far."""
     fraction: float | None = None
     """Estimated fraction of the work done, when the solver can tell."""
+
+
+@dataclass
+class Pacer:
+    """Paces a phase's progress events: one at most every `seconds`."""
+
+    phase: str
+    started: float
+    """When the run began (events count their time from there)."""
+    seconds: float = 0.05
+    last: float = field(default_factory=time.perf_counter)
+
+    def due(self, explored: int, fraction: float | None = None) -> Progress | None:
+        """An event when the last one is `seconds` old, else None."""
+        now = time.perf_counter()
+        if now - self.last <= self.seconds:
+            return None
+        self.last = now
+        return Progress(self.phase, explored, now - self.started, fraction=fraction)
 
 
 class Found(ABC):

@@ -18,7 +18,7 @@ import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.memory import MemoryBudget
-from slidelab.runs import Progress, drive
+from slidelab.runs import Pacer, Progress, drive
 
 AXES = "xyz"
 """Names of the three axes: x across layers, y down rows, z along a row."""
@@ -183,7 +183,7 @@ class Tables:
         """`build` as a solver's first phase: `Progress` about every 50 ms (closing it stops
         the build), refused (`MemoryBudgetError`) before its lists would pass `budget`
         (default: `MemoryBudget.of(None)`)."""
-        started = tick = time.perf_counter()
+        pacer = Pacer("building tables", time.perf_counter(), PROGRESS_SECONDS)
         volume = brick[0] * brick[1] * brick[2]
         count = placement_count(box, brick)
         listed = count * (2 * volume + 6 * max(volume // min(brick), 1))
@@ -194,13 +194,10 @@ class Tables:
         done = 0
 
         def ticked() -> Progress | None:
-            """A progress event when the last one is PROGRESS_SECONDS old, else None."""
-            nonlocal tick, done
+            """A progress event when the last one is old enough, else None."""
+            nonlocal done
             done += 1
-            if time.perf_counter() - tick <= PROGRESS_SECONDS:
-                return None
-            tick = time.perf_counter()
-            return Progress("building tables", done, tick - started, fraction=done / steps)
+            return pacer.due(done, done / steps)
 
         rows = []
         for p in found:

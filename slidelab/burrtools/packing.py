@@ -29,8 +29,9 @@ from slidelab.burrtools.model import (
     XmpuzzleError,
 )
 from slidelab.exactcover.problem import Problem
+from slidelab.heap import settle
 from slidelab.memory import MemoryBudget
-from slidelab.polycube.packing import CELL_BYTES, CHECK_EVERY, PLACEMENT_BYTES, PROGRESS_SECONDS
+from slidelab.polycube.packing import CHECK_EVERY, PROGRESS_SECONDS, placement_bytes
 from slidelab.polycube.rotations import ROTATIONS, Matrix, apply
 from slidelab.polycube.spec import Cell
 from slidelab.runs import Progress, drive
@@ -39,7 +40,7 @@ Labelled = tuple[tuple[Cell, int], ...]
 """Cells, each with a colour, sorted by cell."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """One piece in one position: its part (index in the problem) and the voxels it fills."""
 
@@ -107,20 +108,22 @@ def packing_steps(
             found.append(placement)
             cells += len(placement.voxels)
         if tried % CHECK_EVERY == 0 and time.perf_counter() - tick > PROGRESS_SECONDS:
-            budget.check(PLACEMENT_BYTES * len(found) + CELL_BYTES * cells, "placing the pieces")
+            budget.check(placement_bytes(len(found), cells), "placing the pieces")
+            settle()
             tick = time.perf_counter()
             yield Progress("placing pieces", len(found), tick - started)
-    budget.check(PLACEMENT_BYTES * len(found) + CELL_BYTES * cells, "placing the pieces")
+    budget.check(placement_bytes(len(found), cells), "placing the pieces")
     yield Progress("building tables", len(found), time.perf_counter() - started)
     placements = tuple(found)
     names = [part_label(problem, k) for k in range(len(problem.parts))]
-    exact_cover = Problem.of_sets(
+    exact_cover = yield from Problem.of_sets_steps(
         primary=[*(v.cell for v in result.voxels if v.state == FIXED), *names],
         secondary=[v.cell for v in result.voxels if v.state == VARIABLE],
-        options=[[names[p.part], *p.cells] for p in placements],
+        options=([names[p.part], *p.cells] for p in placements),
         bounds={
             name: (part.low, part.high) for name, part in zip(names, problem.parts, strict=True)
         },
+        started=started,
     )
     return BurrPacking(
         puzzle, problem, problem_label(puzzle, index), result, exact_cover, placements

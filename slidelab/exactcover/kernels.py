@@ -610,3 +610,48 @@ def search_bits(
                 break
     regs[LEVEL] = level
     regs[NODES] = nodes
+
+
+@njit(cache=True, nogil=True)
+def link_nodes(nodes, top, ulink, dlink, length, last, start, stop):
+    """Append `nodes[start:stop]` to the bottom of their items' vertical lists.
+
+    `last[i]` is the bottom node of item i's list so far (i itself while it is empty);
+    the driver closes the circular lists once every node is in (DLINK(last) = the header,
+    ULINK(header) = last).  Appending in a given order makes that order the list's.
+    """
+    for k in range(start, stop):
+        node = nodes[k]
+        item = top[node]
+        above = last[item]
+        ulink[node] = above
+        dlink[above] = node
+        last[item] = node
+        length[item] += 1
+
+
+@njit(cache=True, nogil=True)
+def lay_out_options(
+    starts, items, colours, alive, n, top, color, ulink, dlink, length, last, linking, first, stop
+):  # fmt: skip
+    """Put options first..stop-1 into the node arrays: TOP and COLOR of their nodes, and the
+    spacers around them; when `linking`, also append the nodes of the `alive` ones to
+    their items' lists, in input order (as `link_nodes` does)."""
+    for k in range(first, stop):
+        spacer = n + 1 + k + starts[k]
+        after = n + 2 + k + starts[k + 1]
+        top[spacer] = -k
+        top[after] = -(k + 1)
+        dlink[spacer] = after - 1
+        ulink[after] = spacer + 1
+        for e in range(starts[k], starts[k + 1]):
+            node = n + 2 + k + e
+            top[node] = items[e]
+            color[node] = colours[e]
+            if linking and alive[k]:
+                item = items[e]
+                above = last[item]
+                ulink[node] = above
+                dlink[above] = node
+                last[item] = node
+                length[item] += 1

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slidelab.errors import SlidelabError
+from slidelab.heap import settle
 from slidelab.integers import INT32_MAX
 from slidelab.memory import MemoryBudget
 from slidelab.runs import Progress, drive
@@ -65,16 +66,48 @@ class Problem:
     """(low, high) for each primary item, in the order of `primary`; () means all (1, 1)."""
 
     def __post_init__(self) -> None:
+        checker = self._checked_head()
+        object.__setattr__(
+            self, "options", tuple(checker.checked(k, o) for k, o in enumerate(self.options))
+        )
+
+    def _checked_head(self) -> _OptionChecker:
+        """Normalise and check items and bounds; the checker of this problem's options."""
         object.__setattr__(self, "primary", tuple(self.primary))
         object.__setattr__(self, "secondary", tuple(self.secondary))
-        object.__setattr__(
-            self, "options", tuple(tuple((e[0], e[1]) for e in o) for o in self.options)
-        )
         bounds = tuple((int(lo), int(hi)) for lo, hi in self.bounds)
         if not bounds:
             bounds = ((1, 1),) * len(self.primary)
         object.__setattr__(self, "bounds", bounds)
-        _validate(self)
+        _check_items(self)
+        return _OptionChecker(set(self.items), set(self.primary))
+
+    @classmethod
+    def steps(
+        cls,
+        primary: Iterable[Item],
+        options: Iterable[Iterable[Entry]],
+        secondary: Iterable[Item] = (),
+        bounds: Iterable[tuple[int, int]] = (),
+        started: float | None = None,
+    ) -> Generator[Progress, None, Problem]:
+        """The problem, checked as a solver's phase: `Progress` about every 50 ms on long
+        option lists (closing it stops the work).  `options` may be lazy: each is read once,
+        when it is checked.  `started` is when the run began."""
+        started = time.perf_counter() if started is None else started
+        problem = cls(tuple(primary), (), tuple(secondary), tuple(bounds))
+        checker = problem._checked_head()
+        checked: list[Option] = []
+        tick = time.perf_counter()
+        for number, option in enumerate(options):
+            checked.append(checker.checked(number, option))
+            if number % CHECK_EVERY == 0 and time.perf_counter() - tick > PROGRESS_SECONDS:
+                settle()
+                tick = time.perf_counter()
+                yield Progress("checking the options", number + 1, tick - started)
+        # Nobody else holds `problem` yet: its options are set as __post_init__ sets them.
+        object.__setattr__(problem, "options", tuple(checked))
+        return problem
 
     @classmethod
     def of_sets(
@@ -88,16 +121,31 @@ class Problem:
 
         `bounds` maps some primary items to (low, high); the others get (1, 1).
         """
+        return drive(cls.of_sets_steps(primary, options, secondary, bounds))
+
+    @classmethod
+    def of_sets_steps(
+        cls,
+        primary: Iterable[Item],
+        options: Iterable[Iterable[Item]],
+        secondary: Iterable[Item] = (),
+        bounds: Mapping[Item, tuple[int, int]] | None = None,
+        started: float | None = None,
+    ) -> Generator[Progress, None, Problem]:
+        """`of_sets` as a solver's phase (see `steps`)."""
         primary = tuple(primary)
         bounds = dict(bounds or {})
         unknown = [item for item in bounds if item not in set(primary)]
         if unknown:
             raise ProblemError(f"bounds given for {unknown[0]!r}, which is not a primary item")
-        return cls(
-            primary=primary,
-            options=tuple(tuple((item, None) for item in option) for option in options),
-            secondary=tuple(secondary),
-            bounds=tuple(bounds.get(item, (1, 1)) for item in primary),
+        return (
+            yield from cls.steps(
+                primary,
+                (((item, None) for item in option) for option in options),
+                secondary,
+                tuple(bounds.get(item, (1, 1)) for item in primary),
+                started,
+            )
         )
 
     @property
@@ -128,35 +176,45 @@ class Problem:
         builds would pass `budget` (default: `MemoryBudget.of(None)`).  `started` is when
         the run began (its progress counts from there)."""
         started = time.perf_counter() if started is None else started
-        entries = sum(len(option) for option in self.options)
-        (MemoryBudget.of(None) if budget is None else budget).check(
-            entries * MATRIX_ENTRY_BYTES, "reading the options"
-        )
+        budget = MemoryBudget.of(None) if budget is None else budget
+        count = len(self.options)
         number = {item: k + 1 for k, item in enumerate(self.items)}
         colour_ids: dict[Colour, int] = {}
         items: list[int] = []
         colours: list[int] = []
-        starts = [0]
+        item_parts: list[np.ndarray] = []
+        colour_parts: list[np.ndarray] = []
+        starts = np.zeros(count + 1, np.int64)
+        entries = 0
         tick = time.perf_counter()
-        for k, option in enumerate(self.options):
+        for k, option in enumerate(self.options, 1):
             for item, colour in option:
                 items.append(number[item])
                 colours.append(
                     0 if colour is None else colour_ids.setdefault(colour, 1 + len(colour_ids))
                 )
-            starts.append(len(items))
-            if k % CHECK_EVERY == 0 and time.perf_counter() - tick > PROGRESS_SECONDS:
-                tick = time.perf_counter()
-                read = k + 1
-                yield Progress(
-                    "reading the options", read, tick - started, fraction=read / len(self.options)
-                )
+            entries += len(option)
+            starts[k] = entries
+            if k == 1 or k % CHECK_EVERY == 0:
+                # The lists become arrays a part at a time (one conversion at the end would
+                # take seconds on big problems), and the whole is foreseen from the part.
+                item_parts.append(np.array(items, np.int32))
+                colour_parts.append(np.array(colours, np.int32))
+                items.clear()
+                colours.clear()
+                foreseen = entries * count // k * MATRIX_ENTRY_BYTES
+                budget.check(foreseen, "reading the options")
+                if time.perf_counter() - tick > PROGRESS_SECONDS:
+                    tick = time.perf_counter()
+                    yield Progress("reading the options", k, tick - started, fraction=k / count)
+        item_parts.append(np.array(items, np.int32))
+        colour_parts.append(np.array(colours, np.int32))
         return Matrix(
             n_primary=len(self.primary),
             n_items=len(self.primary) + len(self.secondary),
-            option_items=np.array(items, np.int32),
-            option_starts=np.array(starts, np.int64),
-            option_colours=np.array(colours, np.int32),
+            option_items=np.concatenate(item_parts),
+            option_starts=starts,
+            option_colours=np.concatenate(colour_parts),
             low=np.array([lo for lo, _ in self.bounds], np.int64),
             high=np.array([hi for _, hi in self.bounds], np.int64),
         )
@@ -202,8 +260,9 @@ class Matrix:
         return digest.hexdigest()
 
 
-def _validate(problem: Problem) -> None:
-    """Raise ProblemError unless `problem` follows the rules of Knuth's DLX programs."""
+def _check_items(problem: Problem) -> None:
+    """Raise ProblemError unless `problem`'s items and bounds follow the rules of Knuth's DLX
+    programs."""
     if len(problem.bounds) != len(problem.primary):
         raise ProblemError(
             f"{len(problem.bounds)} bounds given for {len(problem.primary)} primary items"
@@ -223,16 +282,32 @@ def _validate(problem: Problem) -> None:
                 f"item {item!r}: the upper bound {high} is above {MAX_BOUND}, the largest the "
                 "engine holds"
             )
-    primary = set(problem.primary)
-    for number, option in enumerate(problem.options):
-        if not option:
-            raise ProblemError(f"option {number} is empty")
+
+
+class _OptionChecker:
+    """Checks options one by one against a problem's items; equal entries of different
+    options become one tuple (big problems repeat each entry many times)."""
+
+    def __init__(self, known: set[Item], primary: set[Item]) -> None:
+        self.known = known
+        self.primary = primary
+        self.entries: dict[Entry, Entry] = {}
+
+    def checked(self, number: int, option: Iterable[Entry]) -> Option:
+        """Option `number` as a tuple of shared entries; ProblemError if it breaks a rule."""
+        found: list[Entry] = []
         named: set[Item] = set()
-        for item, colour in option:
-            if item not in seen:
+        for entry in option:
+            item, colour = entry[0], entry[1]
+            if item not in self.known:
                 raise ProblemError(f"option {number} names unknown item {item!r}")
             if item in named:
                 raise ProblemError(f"option {number} names item {item!r} twice")
-            if colour is not None and item in primary:
+            if colour is not None and item in self.primary:
                 raise ProblemError(f"option {number} gives primary item {item!r} a colour")
             named.add(item)
+            pair = (item, colour)
+            found.append(self.entries.setdefault(pair, pair))
+        if not found:
+            raise ProblemError(f"option {number} is empty")
+        return tuple(found)

@@ -38,8 +38,9 @@ from slidelab.runs import Found, Progress, drive
 CHUNK_SECONDS = 0.05
 """How long one kernel call should run before control returns to the driver."""
 
-PRUNE_CHUNK = 256
-"""Options examined per preprocessing call, to begin with."""
+PRUNE_CHUNK = 1
+"""Options examined per preprocessing call, to begin with (trying one option can take
+milliseconds on big problems: the calls grow from there)."""
 
 SOLUTION_BATCH = 4096
 """Most solutions a chunk hands back at once."""
@@ -112,8 +113,7 @@ def solve(
         alive = None
         if preprocess and not problem.has_multiplicities:
             alive = yield from _useless_options(matrix, started)
-        yield Progress("building the search's arrays", 0, time.perf_counter() - started)
-        state = SearchState.start(
+        state = yield from SearchState.start_steps(
             problem, engine=engine, random_seed=random_seed, alive=alive, matrix=matrix,
             budget=budget,
         )  # fmt: skip
@@ -203,7 +203,7 @@ class _Run:
 
 def _useless_options(matrix: Matrix, started: float) -> Generator[Progress, None, np.ndarray]:
     """Which options to keep: pass after pass of `kernels.prune` until no option goes."""
-    a = links_for_pruning(matrix)
+    a = yield from links_for_pruning(matrix)
     first = first_nodes(matrix)
     alive = np.ones(len(first), np.bool_)
     budget = PRUNE_CHUNK
@@ -218,7 +218,7 @@ def _useless_options(matrix: Matrix, started: float) -> Generator[Progress, None
                 matrix.n_primary, first, alive, start, budget,
             )  # fmt: skip
             took = time.perf_counter() - tick
-            budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 16), 1 << 24))
+            budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 1), 1 << 24))
             changed = changed or removed > 0
             yield Progress(
                 phase="removing useless options",

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import io
 import os
+import time
 import zipfile
+from collections.abc import Generator
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
@@ -26,6 +28,7 @@ from slidelab.exactcover import kernels
 from slidelab.exactcover.problem import Matrix, Problem
 from slidelab.fileio import FileAccessError, write_bytes_atomically
 from slidelab.memory import MemoryBudget
+from slidelab.runs import Pacer, Progress, drive
 
 FORMAT_VERSION = 1
 """Bumped whenever the meaning of the saved arrays changes."""
@@ -38,6 +41,12 @@ BITS_MAX_WORK = 3072
 
 BITS_MAX_OPTIONS = 8192
 """... and there are at most this many options (its tables grow with their square)."""
+
+PROGRESS_SECONDS = 0.05
+"""Most time between two progress events while the links are built."""
+
+LINK_CHUNK = 1 << 21
+"""Nodes one call of `kernels.link_nodes` puts into their lists (a few milliseconds)."""
 
 LINK_ENTRY_BYTES = 4 * 4 + 6 * 8
 """Bytes per node while the dancing links are built: four int32 arrays, and the int64
@@ -125,14 +134,30 @@ class SearchState:
         engine: str | None = None,
         random_seed: int | None = None,
         alive: np.ndarray | None = None,
-        matrix: Matrix | None = None,
         budget: MemoryBudget | None = None,
     ) -> SearchState:
-        """A search of `problem` at its beginning, with only the `alive` options (default all).
-
-        `matrix` is `problem.matrix()` when the caller has it already; the arrays are
-        refused (`MemoryBudgetError`) when they would pass `budget` (default:
+        """A search of `problem` at its beginning, with only the `alive` options (default all);
+        its arrays are refused (`MemoryBudgetError`) when they would pass `budget` (default:
         `MemoryBudget.of(None)`)."""
+        return drive(
+            cls.start_steps(
+                problem, engine=engine, random_seed=random_seed, alive=alive, budget=budget
+            )
+        )
+
+    @classmethod
+    def start_steps(
+        cls,
+        problem: Problem,
+        *,
+        engine: str | None = None,
+        random_seed: int | None = None,
+        alive: np.ndarray | None = None,
+        matrix: Matrix | None = None,
+        budget: MemoryBudget | None = None,
+    ) -> Generator[Progress, None, SearchState]:
+        """`start` as a solver's phase, `Progress` between bounded steps; `matrix` is
+        `problem.matrix()` when the caller has it already."""
         matrix = problem.matrix() if matrix is None else matrix
         engine = engine or choose_engine(problem)
         if engine not in ENGINES:
@@ -144,8 +169,10 @@ class SearchState:
         )
         if alive is None:
             alive = np.ones(matrix.n_options, np.bool_)
-        build = _bits if engine == BITS else _links
-        arrays = build(matrix, alive, random_seed)
+        if engine == BITS:
+            arrays: Arrays = _bits(matrix, alive, random_seed)
+        else:
+            arrays = yield from _links(matrix, alive, random_seed)
         return cls(
             matrix.fingerprint(),
             engine,
@@ -212,9 +239,9 @@ def choose_engine(problem: Problem) -> str:
     return BITS if small and not problem.has_multiplicities else LINKS
 
 
-def links_for_pruning(matrix: Matrix) -> LinksArrays:
+def links_for_pruning(matrix: Matrix) -> Generator[Progress, None, LinksArrays]:
     """Dancing links of every option, in input order, for `kernels.prune`."""
-    return _links(matrix, np.ones(matrix.n_options, np.bool_), None)
+    return (yield from _links(matrix, np.ones(matrix.n_options, np.bool_), None))
 
 
 def first_nodes(matrix: Matrix) -> np.ndarray:
@@ -223,45 +250,53 @@ def first_nodes(matrix: Matrix) -> np.ndarray:
     return first.astype(np.int64)
 
 
-def _links(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> LinksArrays:
-    """Knuth's node layout for `matrix`; the `alive` options in item lists, shuffled if seeded."""
+def _links(
+    matrix: Matrix, alive: np.ndarray, random_seed: int | None
+) -> Generator[Progress, None, LinksArrays]:
+    """Knuth's node layout for `matrix`; the `alive` options in item lists, shuffled if seeded.
+
+    Built by kernel calls that each lay out or link about `LINK_CHUNK` nodes, with a
+    `Progress` between them, so that big problems can be stopped while their links are
+    built."""
+    pacer = Pacer("building the links", time.perf_counter(), PROGRESS_SECONDS)
+
     n, n1 = matrix.n_items, matrix.n_primary
-    items = matrix.option_items.astype(np.int64)
     starts = matrix.option_starts
-    n_options, n_entries = matrix.n_options, len(items)
+    n_options, n_entries = matrix.n_options, len(matrix.option_items)
     size = n + 2 + n_options + n_entries
     top = np.zeros(size, np.int32)
     ulink = np.zeros(size, np.int32)
     dlink = np.zeros(size, np.int32)
     color = np.zeros(size, np.int32)
-    option_of = np.repeat(np.arange(n_options, dtype=np.int64), np.diff(starts))
-    nodes = n + 2 + option_of + np.arange(n_entries)
-    top[nodes] = items
-    color[nodes] = matrix.option_colours
-    spacers = n + 1 + np.arange(n_options + 1) + starts
-    top[spacers] = -np.arange(n_options + 1)
-    ulink[spacers[1:]] = spacers[:-1] + 1
-    dlink[spacers[:-1]] = spacers[1:] - 1
-    # The item lists: the live options in input order, or shuffled within each item.
+    length = np.zeros(n + 1, np.int32)
+    last = np.arange(n + 1, dtype=np.int32)
+    # Options in input order make the item lists in input order too; with a seed, the
+    # lists are made afterwards, in the order of a random rank of the listed nodes.
+    linking = random_seed is None
+    step = max(LINK_CHUNK * n_options // max(n_entries, 1), 1)
+    for first in range(0, n_options, step):
+        stop = min(first + step, n_options)
+        kernels.lay_out_options(
+            starts, matrix.option_items, matrix.option_colours, alive, n, top, color, ulink,
+            dlink, length, last, linking, first, stop,
+        )  # fmt: skip
+        if event := pacer.due(0, stop / n_options):
+            yield event
     rng = np.random.default_rng(random_seed)
-    listed_entries = np.flatnonzero(alive[option_of])
-    keys = items[listed_entries]
-    if random_seed is None:
-        order = np.argsort(keys, kind="stable")
-    else:
-        order = np.lexsort((rng.permutation(len(keys)), keys))
-    listed, owner = nodes[listed_entries[order]], keys[order]
-    same_above = np.zeros(len(owner), np.bool_)
-    same_above[1:] = owner[1:] == owner[:-1]
-    same_below = np.roll(same_above, -1)
-    ulink[listed] = np.where(same_above, np.roll(listed, 1), owner)
-    dlink[listed] = np.where(same_below, np.roll(listed, -1), owner)
-    header = np.arange(n + 1)
-    ulink[: n + 1] = header
-    dlink[: n + 1] = header
-    dlink[owner[~same_above]] = listed[~same_above]
-    ulink[owner[~same_below]] = listed[~same_below]
-    length = np.bincount(owner, minlength=n + 1).astype(np.int32)
+    if not linking:
+        option_of = np.repeat(np.arange(n_options, dtype=np.int64), np.diff(starts))
+        listed = (option_of + np.arange(n + 2, n + 2 + n_entries))[alive[option_of]]
+        rank = rng.permutation(len(listed))
+        shuffled = np.empty_like(listed)
+        shuffled[rank] = listed
+        for start in range(0, len(shuffled), LINK_CHUNK):
+            end = min(start + LINK_CHUNK, len(shuffled))
+            kernels.link_nodes(shuffled, top, ulink, dlink, length, last, start, end)
+            if event := pacer.due(0, end / len(shuffled)):
+                yield event
+    header = np.arange(n + 1, dtype=np.int32)
+    dlink[last] = header
+    ulink[header] = last
     # Primary items in a circular list headed by 0; secondary items link to themselves.
     llink = np.arange(n + 1, dtype=np.int32)
     rlink = np.arange(n + 1, dtype=np.int32)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from slidelab.exactcover.dlxformat import format_problem
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import solve
+from slidelab.heap import settle
 from slidelab.memory import MemoryBudget
 from slidelab.polycube.rotations import Shape, mirror, orientations
 from slidelab.polycube.spec import Cell, PieceSpec, Spec, cell_name
@@ -31,7 +32,7 @@ CELL_BYTES = 250
 """Bytes a placement and each of its cells hold: the placement, its option and seen-set entry."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """One piece in one position: the piece's name and the box cells it fills."""
 
@@ -80,49 +81,59 @@ def packing_steps(
     would hold more memory than `budget` (default: `MemoryBudget.of(None)`)."""
     budget = MemoryBudget.of(None) if budget is None else budget
     started = tick = time.perf_counter()
-    box = set(spec.box)
+    box = {cell: cell for cell in spec.box}
     low = [min(c[axis] for c in spec.box) for axis in range(3)]
     high = [max(c[axis] for c in spec.box) for axis in range(3)]
     placements: list[Placement] = []
-    seen: set[tuple[str, tuple[Cell, ...]]] = set()
-    tried = 0
+    tried = cells_placed = 0
     for piece in spec.pieces:
+        # The piece's placements so far (sharing their tuples, so that letting the set go
+        # frees no tuple: a set of millions of new ones took a second to free).
+        seen: set[tuple[Cell, ...]] = set()
         for shape in base_shapes(piece, with_mirror):
             for cells in _shifts(shape, low, high, box):
                 tried += 1
-                if (piece.name, cells) not in seen:
-                    seen.add((piece.name, cells))
+                if cells not in seen:
+                    seen.add(cells)
                     placements.append(Placement(piece.name, cells))
+                    cells_placed += len(cells)
                 if tried % CHECK_EVERY == 0 and time.perf_counter() - tick > PROGRESS_SECONDS:
-                    budget.check(_placement_bytes(placements), "placing the pieces")
+                    budget.check(
+                        placement_bytes(len(placements), cells_placed), "placing the pieces"
+                    )
+                    settle()
                     tick = time.perf_counter()
                     yield Progress("placing pieces", len(placements), tick - started)
-    budget.check(_placement_bytes(placements), "placing the pieces")
+    budget.check(placement_bytes(len(placements), cells_placed), "placing the pieces")
     yield Progress("building tables", len(placements), time.perf_counter() - started)
-    problem = Problem.of_sets(
-        primary=[cell_name(c) for c in spec.box] + [p.name for p in spec.pieces],
-        options=[[p.piece, *(cell_name(c) for c in p.cells)] for p in placements],
+    names = {cell: cell_name(cell) for cell in spec.box}
+    problem = yield from Problem.of_sets_steps(
+        primary=[names[c] for c in spec.box] + [p.name for p in spec.pieces],
+        options=([p.piece, *(names[c] for c in p.cells)] for p in placements),
         bounds={p.name: (p.multiplicity, p.multiplicity) for p in spec.pieces},
+        started=started,
     )
     return Packing(spec, with_mirror, problem, tuple(placements))
 
 
-def _placement_bytes(placements: list[Placement]) -> int:
-    """Memory the placements will take once in the problem too (Python objects: measured as
-    about `PLACEMENT_BYTES` and `CELL_BYTES` a cell)."""
-    cells = sum(len(p.cells) for p in placements)
-    return PLACEMENT_BYTES * len(placements) + CELL_BYTES * cells
+def placement_bytes(placements: int, cells: int) -> int:
+    """Memory `placements` placements of `cells` cells in all will take once in the problem
+    too (Python objects: measured as about `PLACEMENT_BYTES` and `CELL_BYTES` a cell)."""
+    return PLACEMENT_BYTES * placements + CELL_BYTES * cells
 
 
-def _shifts(shape: Shape, low: list[int], high: list[int], box: set[Cell]) -> Iterator[Shape]:
-    """Every shift of `shape` inside `box`, in the seed's order (dx, then dy, then dz)."""
+def _shifts(
+    shape: Shape, low: list[int], high: list[int], box: dict[Cell, Cell]
+) -> Iterator[Shape]:
+    """Every shift of `shape` inside `box`, in the seed's order (dx, then dy, then dz); its
+    cells are `box`'s own tuples (millions of placements then share a few thousand)."""
     extent = [max(c[axis] for c in shape) for axis in range(3)]
     for dx in range(low[0], high[0] - extent[0] + 1):
         for dy in range(low[1], high[1] - extent[1] + 1):
             for dz in range(low[2], high[2] - extent[2] + 1):
-                cells = tuple((x + dx, y + dy, z + dz) for x, y, z in shape)
-                if all(c in box for c in cells):
-                    yield cells
+                moved = [(x + dx, y + dy, z + dz) for x, y, z in shape]
+                if all(c in box for c in moved):
+                    yield tuple(box[c] for c in moved)
 
 
 def format_dlx(packing: Packing, echo: str = "") -> str:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 from itertools import combinations, product
 
 import pytest
 
 from slidelab.exactcover import problem as problem_module
+from slidelab.exactcover import state as state_module
 from slidelab.exactcover.dlxformat import parse_problem
-from slidelab.exactcover.problem import Problem
+from slidelab.exactcover.problem import Problem, ProblemError
 from slidelab.exactcover.reference import reference_solutions
 from slidelab.exactcover.search import (
     SolutionsFound,
@@ -225,3 +227,35 @@ def test_the_matrix_and_the_arrays_are_refused_past_the_memory_budget() -> None:
         "the links engine's arrays would need 3.7 MiB, more than the limit set by --max-memory "
         "(1.0 MiB)"
     )
+
+
+def test_checking_a_long_option_list_is_a_phase(monkeypatch) -> None:
+    monkeypatch.setattr(problem_module, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(problem_module, "CHECK_EVERY", 100)
+    steps = Problem.of_sets_steps(range(64), ((k % 64, (k + 1) % 64) for k in range(1000)))
+    events = []
+    problem = drive(steps, on_progress=events.append)
+    assert [(e.phase, e.explored) for e in events] == [
+        ("checking the options", k) for k in range(1, 1000, 100)
+    ]
+    assert problem == many_options(1000)
+    broken = Problem.of_sets_steps(["a"], [["a"]] * 500 + [["a", "b"]])
+    with pytest.raises(ProblemError) as refused:
+        drive(broken)
+    assert str(refused.value) == "option 500 names unknown item 'b'"
+
+
+@pytest.mark.parametrize("seed", [None, 3])
+def test_building_the_links_is_a_phase(monkeypatch, seed) -> None:
+    """Small kernel calls with progress between them, and the same search as one call."""
+    monkeypatch.setattr(state_module, "PROGRESS_SECONDS", 0.0)
+    problem = pentominoes(3, 20)
+    whole = count_solutions(problem, engine=LINKS, random_seed=seed, preprocess=False)
+    monkeypatch.setattr(state_module, "LINK_CHUNK", 64)
+    phases = [
+        event.phase
+        for event in itertools.islice(solve(problem, engine=LINKS, random_seed=seed), 400)
+        if isinstance(event, Progress)
+    ]
+    assert phases.count("building the links") > 20
+    assert count_solutions(problem, engine=LINKS, random_seed=seed, preprocess=False) == whole
