@@ -95,7 +95,7 @@ def bench_app(cancel_after: float) -> None:
             app.processEvents()
             time.sleep(0.001)
 
-    wait(lambda: not window.runner.busy)
+    wait(lambda: not window.runner.busy and not window.warm_runner.busy)
     bench = window.by_family["antislide"]
     window.show_workbench(bench)
     for spin, value in zip(bench.box_spins, (4, 5, 5), strict=True):
