@@ -622,12 +622,17 @@ def link_nodes(nodes, top, ulink, dlink, length, last, start, stop):
     """
     for k in range(start, stop):
         node = nodes[k]
-        item = top[node]
-        above = last[item]
-        ulink[node] = above
-        dlink[above] = node
-        last[item] = node
-        length[item] += 1
+        _append(node, top[node], ulink, dlink, length, last)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _append(node, item, ulink, dlink, length, last):
+    """Put `node` at the bottom of `item`'s list (see `link_nodes`)."""
+    above = last[item]
+    ulink[node] = above
+    dlink[above] = node
+    last[item] = node
+    length[item] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -649,9 +654,4 @@ def lay_out_options(
             top[node] = items[e]
             color[node] = colours[e]
             if linking and alive[k]:
-                item = items[e]
-                above = last[item]
-                ulink[node] = above
-                dlink[above] = node
-                last[item] = node
-                length[item] += 1
+                _append(node, items[e], ulink, dlink, length, last)
