@@ -298,6 +298,7 @@ def shoot_polycube(window, folder: Path, settle) -> list[Path]:
     bench.pages.setCurrentIndex(2)
     settle()
     snap(window, folder / "polycube-box-mismatch.png", saved)
+    bench.undo_stack.setClean()  # the next shot opens another spec here without asking
     return saved
 
 
