@@ -23,7 +23,7 @@ import numpy as np
 from slidelab.dissection.motions import Stance, oriented, stances
 from slidelab.dissection.shape import Cell, Shape
 from slidelab.memory import MemoryBudget
-from slidelab.runs import Progress, drive
+from slidelab.runs import Pacer, Progress, drive
 
 PROGRESS_SECONDS = 0.05
 """Longest time between two progress events while the tables are built."""
@@ -44,8 +44,11 @@ class Placement:
     """The target cells it covers, increasing."""
 
 
-def legal_placements(stance_list: tuple[Stance, ...], target: Shape) -> tuple[Placement, ...]:
-    """Every stance at every shift where it meets `target`, stance by stance."""
+def legal_placements(
+    stance_list: tuple[Stance, ...], target: Shape, pacer: Pacer
+) -> Generator[Progress, None, tuple[Placement, ...]]:
+    """Every stance at every shift where it meets `target`, stance by stance; `pacer`'s
+    progress between rows of shifts."""
     index = {cell: y for y, cell in enumerate(target.cells)}
     top = min(r for r, _ in target.cells)
     left = min(c for _, c in target.cells)
@@ -60,6 +63,8 @@ def legal_placements(stance_list: tuple[Stance, ...], target: Shape) -> tuple[Pl
                 )
                 if covered:
                     found.append(Placement(p, (a, b), tuple(covered)))
+            if event := pacer.due(len(found)):
+                yield event
     return tuple(found)
 
 
@@ -112,9 +117,9 @@ class Tables:
         """`build` as a solver's first phase: `Progress` about every 50 ms (closing it stops
         the build), refused (`MemoryBudgetError`) before its lists would pass `budget`
         (default: `MemoryBudget.of(None)`)."""
-        started = tick = time.perf_counter()
         stance_list = stances(source, flips)
-        placements = legal_placements(stance_list, target)
+        pacer = Pacer("building tables", time.perf_counter(), PROGRESS_SECONDS)
+        placements = yield from legal_placements(stance_list, target, pacer)
         words = max(-(-len(source) // 64), 1)
         group = len(stance_list[0].orientations)
         cells = sum(len(p.footprint) for p in placements)
@@ -140,11 +145,8 @@ class Tables:
                 source_mask[q, i] = bitset(moved, words)
             target_mask[q] = bitset(placement.footprint, words)
             starts[q + 1] = len(targets)
-            if time.perf_counter() - tick > PROGRESS_SECONDS:
-                tick = time.perf_counter()
-                yield Progress(
-                    "building tables", q + 1, tick - started, fraction=q / len(placements)
-                )
+            if event := pacer.due(q + 1, q / len(placements)):
+                yield event
         sizes = np.diff(starts)
         reach = np.bitwise_or.accumulate(target_mask[::-1], axis=0)[::-1]
         largest = np.maximum.accumulate(sizes[::-1])[::-1]

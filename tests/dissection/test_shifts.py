@@ -78,3 +78,14 @@ def test_the_tables_are_refused_before_they_pass_the_memory_budget():
     assert str(refused.value) == (
         "building the tables would need 12.6 MiB, more than the limit set by --max-memory (1.0 MiB)"
     )
+
+
+def test_finding_the_legal_shifts_reports_progress(monkeypatch):
+    """The shifts themselves take a while on big shapes: progress comes while they are
+    found (fewer placements than there will be, and no fraction yet)."""
+    monkeypatch.setattr(shifts, "PROGRESS_SECONDS", 0.0)
+    steps = Tables.steps(square(12), square(12))
+    first = next(steps)
+    steps.close()
+    assert first.phase == "building tables" and first.fraction is None
+    assert 0 < first.explored < len(drive(Tables.steps(square(12), square(12))).placements)
