@@ -6,6 +6,9 @@ tracked object on each full pass, and full passes come as the heap grows: on a p
 4.6 million options they stopped the run, and with the interpreter lock held the GUI too,
 for up to 1.4 s each.  Reference counting frees these objects without the collector, so a
 phase moves what it has built so far into the permanent generation, which passes skip.
+The price: a reference cycle that was alive at that moment and dies later is not collected
+(nothing slidelab builds in a phase forms one; the app's other objects rarely do, and a
+run's settle moves at most what is alive then).
 """
 
 from __future__ import annotations
