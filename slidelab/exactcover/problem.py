@@ -80,6 +80,10 @@ class Problem:
             bounds = ((1, 1),) * len(self.primary)
         object.__setattr__(self, "bounds", bounds)
         _check_items(self)
+        return self._option_checker()
+
+    def _option_checker(self) -> _OptionChecker:
+        """A checker of options against this problem's items."""
         return _OptionChecker(set(self.items), set(self.primary))
 
     @classmethod
@@ -95,8 +99,8 @@ class Problem:
         option lists (closing it stops the work).  `options` may be lazy: each is read once,
         when it is checked.  `started` is when the run began."""
         started = time.perf_counter() if started is None else started
-        problem = cls(tuple(primary), (), tuple(secondary), tuple(bounds))
-        checker = problem._checked_head()
+        problem = cls(tuple(primary), (), tuple(secondary), tuple(bounds))  # items checked
+        checker = problem._option_checker()
         checked: list[Option] = []
         tick = time.perf_counter()
         for number, option in enumerate(options):

@@ -23,3 +23,9 @@ def drag(qtbot, view: BoardView, cells) -> None:
 
 def click(qtbot, view: BoardView, cell) -> None:
     qtbot.mouseClick(view, LEFT, pos=centre(view, cell))
+
+
+def click_solve(window, qtbot, bench, timeout: int = 60_000) -> None:
+    """Click a tab's Solve button and wait until the run it starts has finished."""
+    with qtbot.waitSignal(window.runner.finished, timeout=timeout):
+        qtbot.mouseClick(bench.solve_button, LEFT)

@@ -18,7 +18,7 @@ from slidelab.geometry.palettes import piece_colour
 from slidelab.gui.images import image_to_rgb
 from slidelab.gui.main_window import MainWindow
 from tests.dissection.test_distinct import grid_symmetries, same
-from tests.gui.mouse import LEFT
+from tests.gui.mouse import LEFT, click_solve
 from tests.gui.streaming import rows_while_busy
 
 TOY = {(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 3), (2, 1), (2, 2), (2, 3)}
@@ -49,8 +49,7 @@ def test_click_the_toy_shape_solve_and_match_colours(window, qtbot, tmp_path):
     assert bench.target == TOY
     assert bench.target_info.text() == "9 cells = 3 x 3, a square's worth."
     bench.pieces.setValue(2)
-    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench, timeout=30_000)
     assert bench.result_text.text() == "3 solutions with 2 pieces; 29 legal shifts."
     assert bench.solution_count() == 3
     view = bench.view
@@ -86,8 +85,7 @@ def test_the_animation_ends_with_the_pieces_in_place(window, qtbot):
     window.open_library(bench, "knuth-toy.dots")
     assert bench.target == TOY and not bench.is_modified()
     bench.pieces.setValue(2)
-    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench, timeout=30_000)
     finished = image_to_rgb(bench.view.grab().toImage())
     bench.view.set_share(0.5)
     halfway = image_to_rgb(bench.view.grab().toImage())
@@ -122,8 +120,7 @@ def test_distinct_lists_one_dissection_of_each_class(window: MainWindow, qtbot: 
     tick(qtbot, bench.connected)
     tick(qtbot, bench.distinct)
     assert bench.connected.isChecked() and bench.distinct.isChecked()
-    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench, timeout=30_000)
     dissection = bench.dissection()
     every = find_solutions(dissection)
     assert bench.result_text.text() == (
@@ -146,8 +143,7 @@ def test_the_list_sorts_by_piece_sizes_and_turned_pieces(window: MainWindow, qtb
     window.open_library(bench, "knuth-toy.dots")
     bench.pieces.setValue(3)
     tick(qtbot, bench.connected)
-    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench, timeout=30_000)
     count = bench.solution_list.count()
     assert count == 568
     bench.solution_list.setCurrentRow(5)
@@ -183,8 +179,7 @@ def test_rows_appear_while_the_run_goes_on(window: MainWindow, qtbot: QtBot) -> 
     window.open_library(bench, "knuth-toy.dots")
     bench.pieces.setValue(4)
     while_busy = rows_while_busy(window, bench.solution_list.count)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert while_busy and while_busy[0] > 0
     assert bench.solution_list.count() == 5000
     assert bench.result_text.text().startswith("149,798 solutions with 4 pieces")
@@ -207,8 +202,7 @@ def test_the_tables_are_built_inside_the_run(window: MainWindow, qtbot: QtBot, m
     bench.pieces.setValue(2)
     assert built_on_main_thread == [] and bench.view.panels is not None
     assert bench.view.panels.target.cells == tuple(sorted(TOY))
-    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench, timeout=30_000)
     assert built_on_main_thread == [False]
     assert isinstance(bench.view.panels, Tables) and bench.view.solution is not None
     assert bench.solution_list.item(0).text().endswith("turned")

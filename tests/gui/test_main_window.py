@@ -10,7 +10,7 @@ from slidelab.gui.main_window import MainWindow
 from slidelab.library import load_shipped
 from slidelab.sliding.model import Configuration
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
-from tests.gui.mouse import LEFT, click, drag
+from tests.gui.mouse import LEFT, click, click_solve, drag
 from tests.gui.test_worker import BIG as TWELVE
 from tests.sliding.figures import SILLY, SILLY_MOVES
 
@@ -27,8 +27,7 @@ def shown_configuration(view) -> Configuration:
 def solve_in(window, qtbot, style: int):
     bench = window.by_family["sliding"]
     bench.style_choice.setCurrentIndex(style)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, Qt.MouseButton.LeftButton)
+    click_solve(window, qtbot, bench)
     return bench
 
 
@@ -71,8 +70,7 @@ def test_a_puzzle_drawn_by_mouse_is_solved_and_played_to_its_goal(window, qtbot)
     puzzle = editor.draft().to_puzzle()
     assert [kind.pattern() for kind in puzzle.kinds] == ["11", "1"]
     bench.style_choice.setCurrentIndex(0)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert bench.player.moves == 2  # the domino steps down, the square steps up
     qtbot.mouseClick(bench.player.end_button, LEFT)
     assert puzzle.meets_goal(shown_configuration(bench.solution_view))

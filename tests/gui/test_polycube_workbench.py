@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from slidelab.polycube.spec import parse_spec
 from tests.burrtools.conftest import EXAMPLES, puzzle
 from tests.burrtools.made import DATA
 from tests.burrtools.test_packing import CUBE
-from tests.gui.mouse import LEFT
+from tests.gui.mouse import LEFT, click_solve
 from tests.gui.streaming import rows_while_busy
 
 
@@ -58,8 +59,7 @@ def test_build_pieces_by_clicks_solve_and_see_every_colour(window, qtbot):
     assert [len(p.cells) for p in bench.draft.pieces] == [2, 2]
     assert parse_spec(bench.current_text()).pieces[1].shapes == (((0, 0, 0), (0, 1, 0)),)
     bench.pages.setCurrentIndex(2)
-    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench, timeout=30_000)
     assert bench.result_text.text() == "4 solutions."
     assert bench.solution_count() == 4
     bench.solution_list.setCurrentRow(1)
@@ -72,14 +72,12 @@ def test_soma_counts_distinct_and_assembles(window, qtbot):
     window.open_library(bench, "soma.pcube")
     assert len(bench.draft.pieces) == 7 and bench.draft.header.startswith("| The Soma cube")
     bench.distinct.setChecked(True)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert bench.result_text.text().startswith("11,520 solutions in the fixed box; 240 distinct")
     assert bench.result_text.text().endswith("The list shows one of each class.")
     bench.distinct.setChecked(False)
     bench.first.setValue(3)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert bench.solution_count() == 3
     assert bench.result_text.text() == "3 solutions (stopped at the limit)."
     bench.solution_list.setCurrentRow(0)
@@ -121,69 +119,61 @@ def test_names_and_copies_are_edited_in_the_piece_table(window, qtbot):
     assert not bench.is_modified()
 
 
+def open_burrtools(window: MainWindow, path: Path, recorded: str):
+    """Open a BurrTools file: the polycube tab shows it for solving only, with the figures
+    BurrTools recorded (`recorded`: "A assemblies; S solutions")."""
+    assert window.open_path(str(path))
+    bench = window.by_family["polycube"]
+    assert window.workbench is bench and bench.burr is not None
+    assert not bench.pages.isTabEnabled(0) and bench.pages.currentIndex() == 2
+    assert bench.recorded.text().startswith(f"BurrTools recorded: {recorded}")
+    assert "slidelab does not test disassembly" in bench.recorded.text()
+    return bench
+
+
+def assemblies_listed(window: MainWindow, qtbot: QtBot, bench, classes: str, fixed: str) -> None:
+    """Solve for distinct assemblies: `classes` counted as BurrTools counts them, `fixed` in
+    the fixed result, one of each class listed."""
+    bench.distinct.setChecked(True)
+    click_solve(window, qtbot, bench)
+    assert bench.result_text.text() == (
+        f"{classes} assemblies up to the result's symmetries, as BurrTools counts them; "
+        f"{fixed} in the fixed result. The list shows one of each class."
+    )
+    assert bench.solution_count() == bench.solution_list.count() == int(classes)
+
+
+def first_two_shown(window: MainWindow, qtbot: QtBot, bench) -> set[str]:
+    """List the first two assemblies of the fixed result; the pieces the first one shows."""
+    bench.distinct.setChecked(False)
+    bench.first.setValue(2)
+    click_solve(window, qtbot, bench)
+    assert bench.solution_count() == 2
+    return {bench.shown_pieces.item(k).text() for k in range(bench.shown_pieces.count())}
+
+
 def test_a_made_burrtools_file_opens_solves_and_shows_assemblies(
     window: MainWindow, qtbot: QtBot
 ) -> None:
-    assert window.open_path(str(DATA / "dominoes.xmpuzzle"))
-    bench = window.by_family["polycube"]
-    assert window.workbench is bench and bench.burr is not None
-    assert not bench.pages.isTabEnabled(0) and bench.pages.currentIndex() == 2
+    bench = open_burrtools(window, DATA / "dominoes.xmpuzzle", "1 assemblies; 1 solutions")
     assert [bench.problem_choice.itemText(k) for k in range(bench.problem_choice.count())] == [
         "square", "rectangle", "ranges"
     ]  # fmt: skip
-    assert bench.recorded.text().startswith("BurrTools recorded: 1 assemblies; 1 solutions")
-    assert "slidelab does not test disassembly" in bench.recorded.text()
-    bench.distinct.setChecked(True)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
-    assert bench.result_text.text() == (
-        "1 assemblies up to the result's symmetries, as BurrTools counts them; "
-        "2 in the fixed result. The list shows one of each class."
-    )
-    assert bench.solution_count() == bench.solution_list.count() == 1
+    assemblies_listed(window, qtbot, bench, "1", "2")
     bench.problem_choice.setCurrentIndex(2)
     assert bench.recorded.text().startswith("BurrTools recorded: 4 assemblies; 4 solutions")
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
-    assert bench.result_text.text() == (
-        "4 assemblies up to the result's symmetries, as BurrTools counts them; "
-        "8 in the fixed result. The list shows one of each class."
-    )
-    assert bench.solution_count() == bench.solution_list.count() == 4
+    assemblies_listed(window, qtbot, bench, "4", "8")
     bench.problem_choice.setCurrentIndex(0)
-    bench.distinct.setChecked(False)
-    bench.first.setValue(2)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
-    assert bench.solution_count() == 2
-    shapes = {bench.shown_pieces.item(k).text() for k in range(bench.shown_pieces.count())}
-    assert shapes == {"Domino", "Domino#2"}
+    assert first_two_shown(window, qtbot, bench) == {"Domino", "Domino#2"}
 
 
 def test_a_burrtools_file_opens_solves_and_shows_assemblies(window, qtbot):
-    examples = EXAMPLES
-    if not examples.is_dir():
-        pytest.skip(f"BurrTools examples not found at {examples}")
-    assert window.open_path(str(examples / "CubeInCage.xmpuzzle"))
-    bench = window.by_family["polycube"]
-    assert window.workbench is bench and bench.burr is not None
-    assert not bench.pages.isTabEnabled(0) and bench.pages.currentIndex() == 2
-    assert bench.recorded.text().startswith("BurrTools recorded: 96 assemblies; 1 solutions")
-    assert "slidelab does not test disassembly" in bench.recorded.text()
-    bench.distinct.setChecked(True)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
-    assert bench.result_text.text() == (
-        "96 assemblies up to the result's symmetries, as BurrTools counts them; "
-        "1,152 in the fixed result. The list shows one of each class."
-    )
-    assert bench.solution_count() == bench.solution_list.count() == 96
-    bench.distinct.setChecked(False)
-    bench.first.setValue(2)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
-    assert bench.solution_count() == 2
-    shapes = {bench.shown_pieces.item(k).text() for k in range(bench.shown_pieces.count())}
+    if not EXAMPLES.is_dir():
+        pytest.skip(f"BurrTools examples not found at {EXAMPLES}")
+    path = EXAMPLES / "CubeInCage.xmpuzzle"
+    bench = open_burrtools(window, path, "96 assemblies; 1 solutions")
+    assemblies_listed(window, qtbot, bench, "96", "1,152")
+    shapes = first_two_shown(window, qtbot, bench)
     assert len(shapes) == bench.shown_pieces.count() >= 2
 
 
@@ -196,8 +186,7 @@ def test_a_spec_saved_as_xmpuzzle_reopens_as_a_burrtools_puzzle(window, qtbot, t
     assert window.open_path(str(target))
     assert bench.burr is not None and bench.problem_choice.count() == 1
     bench.distinct.setChecked(True)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert bench.result_text.text().startswith("240 assemblies")
 
 
@@ -240,8 +229,7 @@ def test_distinct_soma_lists_one_solution_of_each_class_as_found(
     window.open_library(bench, "soma.pcube")
     bench.distinct.setChecked(True)
     while_busy = rows_while_busy(window, bench.solution_list.count)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert while_busy and 0 < while_busy[0] < 240  # rows shown while the run goes on
     assert not bench.first.isEnabled()  # every class is listed: no limit applies
     assert bench.solution_count() == bench.solution_list.count() == 240
@@ -260,8 +248,7 @@ def test_listed_solutions_appear_while_the_run_goes_on(window: MainWindow, qtbot
     window.open_library(bench, "soma.pcube")
     bench.first.setValue(0)
     while_busy = rows_while_busy(window, bench.solution_list.count)
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert while_busy and while_busy[0] > 0 and while_busy == sorted(while_busy)
     assert bench.solution_list.count() == 11520
 
@@ -282,8 +269,7 @@ def test_a_burrtools_packing_is_built_inside_the_run(
     assert window.open_path(str(DATA / "dominoes.xmpuzzle"))
     bench.problem_choice.setCurrentIndex(2)
     assert built_on_main_thread == [] and bench.solve_button.isEnabled()
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert built_on_main_thread == [False]
     assert bench.solution_count() == 8 and bench._burr_packing is not None
     assert bench._burr_packing.label == "ranges"

@@ -19,10 +19,14 @@ STUCK = "1 x 3\n1 = 1\n2 = 1\n12\n021\n"
 """Two unit pieces on a 1 x 3 board that must swap: no style can do it."""
 
 
+def silly_solved(window, qtbot, style: int):
+    """The sliding tab with Knuth's 'silly' puzzle solved in `style`."""
+    window.by_family["sliding"].load_puzzle(parse_puzzle(SILLY))
+    return solve_in(window, qtbot, style)
+
+
 def test_path_moves_play_cell_by_cell_and_no_frame_overlaps(window, qtbot):
-    bench = window.by_family["sliding"]
-    bench.load_puzzle(parse_puzzle(SILLY))
-    solve_in(window, qtbot, 2)
+    bench = silly_solved(window, qtbot, 2)
     slider = bench.player.slider
     for value in range(slider.maximum() + 1):
         slider.setValue(value)
@@ -35,9 +39,7 @@ def test_path_moves_play_cell_by_cell_and_no_frame_overlaps(window, qtbot):
 
 
 def test_the_exports_draw_the_same_route_frames(window, qtbot, tmp_path, monkeypatch):
-    bench = window.by_family["sliding"]
-    bench.load_puzzle(parse_puzzle(SILLY))
-    solve_in(window, qtbot, 5)
+    bench = silly_solved(window, qtbot, 5)
     drawn = []
     real = sliding_workbench.solution_frames
 
@@ -67,9 +69,7 @@ def test_the_goal_is_outlined_on_the_solution_view(window, qtbot):
 
 
 def test_the_move_list_highlight_follows_the_counter(window, qtbot):
-    bench = window.by_family["sliding"]
-    bench.load_puzzle(parse_puzzle(SILLY))
-    solve_in(window, qtbot, 2)
+    bench = silly_solved(window, qtbot, 2)
     slider = bench.player.slider
     for value in range(slider.maximum() + 1):
         slider.setValue(value)
@@ -113,9 +113,7 @@ def test_moves_figures_agree_in_header_list_and_status(window, qtbot):
 
 
 def test_the_move_list_names_piece_direction_and_distance(window, qtbot):
-    bench = window.by_family["sliding"]
-    bench.load_puzzle(parse_puzzle(SILLY))
-    solve_in(window, qtbot, 2)
+    bench = silly_solved(window, qtbot, 2)
     names = [bench.move_list.item(k).text() for k in range(bench.move_list.count())]
     assert names == [
         "Start",
@@ -195,9 +193,7 @@ def test_a_goal_that_cannot_hold_the_pieces_is_not_ready(window, qtbot):
 
 
 def test_after_no_solution_the_board_is_the_puzzle_solved(window, qtbot):
-    bench = window.by_family["sliding"]
-    bench.load_puzzle(parse_puzzle(SILLY))
-    solve_in(window, qtbot, 2)
+    bench = silly_solved(window, qtbot, 2)
     stuck = parse_puzzle(STUCK)
     bench.load_puzzle(stuck)
     solve_in(window, qtbot, 2)

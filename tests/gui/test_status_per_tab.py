@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-
 from slidelab.gui.status import StatusPanel
 from slidelab.runs import Progress
 from slidelab.sliding.textformat import parse_puzzle
-from tests.gui.mouse import LEFT
+from tests.gui.mouse import LEFT, click_solve
 from tests.gui.test_dissection_workbench import TOY, click_cell
 from tests.gui.test_worker import BIG as TWELVE
 
@@ -26,8 +24,7 @@ def test_switching_tabs_shows_each_tabs_own_last_run(window, qtbot):
     for row, column in sorted(TOY):
         click_cell(qtbot, dissection.target_grid, row, column)
     dissection.pieces.setValue(2)
-    with qtbot.waitSignal(window.runner.finished, timeout=30_000):
-        qtbot.mouseClick(dissection.solve_button, LEFT)
+    click_solve(window, qtbot, dissection, timeout=30_000)
     finished = window.status_panel.phase.text()
     figures = window.status_panel.details.text()
     assert "3" in finished and figures
@@ -82,7 +79,6 @@ def test_a_polycube_run_reports_what_it_found_in_its_own_tab(window, qtbot):
     window.open_library(bench, "soma.pcube")
     seen: list[str] = []
     window.runner.progress.connect(lambda _event: seen.append(bench.status.details.text()))
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, Qt.MouseButton.LeftButton)
+    click_solve(window, qtbot, bench)
     assert any("found" in text for text in seen)
     assert "found" not in window.by_family["sliding"].status.details.text()

@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings
 from slidelab.gui.main_window import MainWindow
 from slidelab.kernels_warmup import COLD_PHASE, WarmUpQueue, WarmUpStep
 from slidelab.sliding.textformat import parse_puzzle
-from tests.gui.mouse import LEFT, click
+from tests.gui.mouse import click, click_solve
 from tests.sliding.figures import SILLY
 
 
@@ -53,8 +53,7 @@ def test_solve_runs_while_kernels_compile_and_its_family_compiles_first(qtbot, t
     assert bench.solve_button.isEnabled()
     at_start: list[tuple[str, list[str]]] = []
     window.runner.started.connect(lambda: at_start.append((status.phase.text(), queue.order())))
-    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    click_solve(window, qtbot, bench)
     assert at_start == [
         ("compiling the solvers for this tab first…", ["sliding", "dissection", "exactcover"])
     ]
