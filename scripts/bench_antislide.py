@@ -9,6 +9,8 @@ import argparse
 import statistics
 import time
 
+from timing import add_knuth_option, run_knuth_option
+
 from slidelab.antislide.model import Box
 from slidelab.antislide.search import solve
 from slidelab.runs import drive
@@ -20,6 +22,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("boxes", nargs="*", default=list(BOXES))
     parser.add_argument("--runs", type=int, default=3)
+    add_knuth_option(parser, ("antislide-455", "antislide-555"))
     args = parser.parse_args()
     drive(solve(Box((2, 2, 2))))  # compile or load the kernel first
     print("| box | classes | nodes | seconds (median) |")
@@ -34,6 +37,8 @@ def main() -> None:
         print(
             f"| {name} | {result.solutions:,} | {result.nodes:,} | {statistics.median(times):.2f} |"
         )
+
+    run_knuth_option(args)
 
 
 if __name__ == "__main__":

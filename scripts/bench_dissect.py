@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from timing import median_seconds
+from timing import add_knuth_option, median_seconds, run_knuth_option
 
 from slidelab.dissection.model import Dissection, square_source
 from slidelab.dissection.search import SolutionsFound, count_solutions, solve
@@ -56,6 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-listing", action="store_true", help="time counting only")
+    add_knuth_option(parser, ("dissect-toy5", "dissect-oct16-4", "dissect-diamond25-4"))
     args = parser.parse_args()
     toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     listed(Dissection(square_source(toy), toy, 2))  # warm-up: load the compiled kernels
@@ -78,6 +79,8 @@ def main() -> None:
                 f"| {counting:.3f} | {listing} |",
                 flush=True,
             )
+
+    run_knuth_option(args)
 
 
 if __name__ == "__main__":

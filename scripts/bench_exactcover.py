@@ -28,6 +28,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import add_knuth_option, run_knuth_option
+
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import solve, warm_up
 from slidelab.runs import drive
@@ -93,6 +95,7 @@ def main() -> None:
     parser.add_argument(
         "--skip-slow", action="store_true", help="one run for solvers that take over 5 s"
     )
+    add_knuth_option(parser, ("dlx-pento610", "dlx-pento345", "dlx-soma", "dlx-bedlam"))
     args = parser.parse_args()
     solvers: dict[str, Counter] = {"slidelab": slidelab(None), "links": slidelab("links")}
     if xcover is not None:
@@ -118,6 +121,8 @@ def main() -> None:
         cells = [title, f"{expected:,}", *(f"{s:.3f}" for s in seconds.values())]
         cells += [f"{r:.1f}x" for r in ratios]
         print("| " + " | ".join(cells) + " |", flush=True)
+
+    run_knuth_option(args)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from timing import add_knuth_option, run_knuth_option
+
 from slidelab.library import load_shipped
 from slidelab.runs import drive
 from slidelab.sliding import reference
@@ -77,6 +79,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--styles", default="0,1,2,3,4,5")
     parser.add_argument("--jobs", default="1,2", help="thread counts to compare, the first 1")
+    add_knuth_option(parser, tuple(f"sliding-s{style}" for style in range(6)))
     args = parser.parse_args()
     puzzle = read_puzzle_file(str(HERE / "data" / "bench_twelve.slide"))
     silly = load_shipped("sliding", "knuth-silly.slide", parse_puzzle)
@@ -135,6 +138,8 @@ def main() -> None:
             f"| {style.number} | {result.reachable:,} | {fast:.4f} | {slow:.2f} | "
             f"{slow / fast:,.0f}x |"
         )
+
+    run_knuth_option(args)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -21,3 +27,52 @@ def median_seconds(
         value = work()
         times.append(clock() - started)
     return statistics.median(times), value
+
+
+SIDE_BY_SIDE = (
+    Path(__file__).resolve().parents[1].parent / "shared" / "knuth-bench" / "side_by_side.py"
+)
+"""Knuth's programs against slidelab, interleaved on one input (issue 17); absent outside
+the workplace, where the benchmarks measure slidelab alone."""
+
+
+def side_by_side(items: Sequence[str], runs: int = 3, jobs: str = "1,default") -> None:
+    """Run `side_by_side.py` on each item and print its closing line (the ratio Knuth/slidelab),
+    or say why not; the `slidelab` timed is the one beside this Python (the project's .venv)."""
+    if not SIDE_BY_SIDE.exists():
+        print(f"side by side: {SIDE_BY_SIDE} is not here; skipped")
+        return
+    env = {
+        "NUMBA_CACHE_DIR": str(Path(tempfile.gettempdir()) / "numba-side-by-side"),
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
+    print(f"side by side with Knuth's programs, load average {os.getloadavg()[0]:.2f}:")
+    for item in items:
+        done = subprocess.run(
+            [sys.executable, str(SIDE_BY_SIDE), item, "--runs", str(runs), "--jobs", jobs],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+        )
+        if done.returncode == 0:
+            print(f"  {done.stdout.strip().splitlines()[-1]}")
+        else:
+            said = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()
+            print(f"  {item}: failed: {said[-1]}")
+
+
+def add_knuth_option(parser: argparse.ArgumentParser, items: Sequence[str]) -> None:
+    """Give a benchmark `--knuth ITEM,...`: the side-by-side items it ends with ('none' skips)."""
+    parser.add_argument(
+        "--knuth",
+        default=",".join(items),
+        help="side_by_side.py items to run last, comma-separated, or 'none' (default: %(default)s)",
+    )
+
+
+def run_knuth_option(args: argparse.Namespace) -> None:
+    """Run the side-by-side items a benchmark was given with `--knuth`."""
+    if args.knuth != "none":
+        side_by_side(args.knuth.split(","), runs=args.runs)
