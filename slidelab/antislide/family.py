@@ -12,11 +12,12 @@ _BRICK_LINE = re.compile(r"^\s*#\s*brick\s+\d+\s*x\s*\d+\s*x\s*\d+\s*$", re.MULT
 
 
 def _warm_up() -> None:
-    """One search of a 2 x 2 x 2 box compiles the search kernel."""
+    """One search of a 4 x 4 x 4 box compiles the search kernel (smaller boxes run it in the
+    interpreter)."""
     from slidelab.antislide.model import Box
     from slidelab.antislide.search import solve
 
-    for _ in solve(Box((2, 2, 2)), keep=True):
+    for _ in solve(Box((4, 4, 4)), keep=True):
         pass
 
 

@@ -31,7 +31,7 @@ finished, and keeps all of its state in the arrays it is given.
 
 from __future__ import annotations
 
-from numba import njit
+from slidelab.kernels import kernel
 
 UNSET, EMPTY = -2, -1
 """Values of `opt_at` besides placement numbers."""
@@ -49,7 +49,7 @@ DECIDED = 1 << 30
 """Added to `options[x]` while cell x is decided, so that the least entry is an undecided cell."""
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, nogil=True, error_model="numpy")
 def search(
     st,
     opt_at,

@@ -23,6 +23,11 @@ from slidelab.runs import Found, Progress
 CHUNK_SECONDS = 0.05
 BUFFER = 4096
 """Packings the kernel may store before the driver collects them."""
+INTERPRETED_CELLS = 48
+INTERPRETED_NODES = 4096
+"""A box of at most INTERPRETED_CELLS cells runs the kernel in the interpreter for its first
+INTERPRETED_NODES nodes (about 0.3 s at most), which spares small commands loading numba;
+a search that goes on past them continues compiled from where it stands."""
 
 
 @dataclass(frozen=True)
@@ -244,7 +249,12 @@ class _Run:
         """One kernel call; returns its status."""
         state, tables = self.state, self.tables
         tick = time.perf_counter()
-        status = kernels.search(
+        interpreted = (
+            tables.box.cell_count <= INTERPRETED_CELLS
+            and state.st[kernels.NODES] < INTERPRETED_NODES
+        )
+        search = kernels.search.python if interpreted else kernels.search.compiled
+        status = search(
             state.st, state.opt_at, state.cell, state.mv, state.ch, state.options,
             state.blocked, state.cp, state.cons, state.fp, state.fstack, state.forced,
             state.sp, state.ssig, state.sjd, tables.cells, tables.cover_start, tables.cover,

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from slidelab.antislide import model
+from slidelab.antislide import model, search
 from slidelab.antislide.layers import parse_packing
 from slidelab.antislide.model import Box, Placement, Tables
 from slidelab.antislide.reference import orbit_counts
@@ -156,3 +156,19 @@ def test_the_tables_are_refused_before_they_pass_the_memory_budget():
     assert str(refused.value) == (
         "building the tables would need 34.4 MiB, more than the limit set by --max-memory (1.0 MiB)"
     )
+
+
+@pytest.mark.parametrize(
+    ("dims", "brick", "interpreted_nodes"),
+    [((3, 3, 4), (2, 2, 1), 0), ((3, 3, 4), (2, 2, 1), 10**9), ((3, 4, 4), (2, 2, 1), 500),
+     ((2, 3, 4), (2, 1, 1), 10**9), ((3, 3, 3), (1, 1, 2), 300)],
+)  # fmt: skip
+def test_interpreted_compiled_and_switching_kernels_find_the_same_packings(
+    monkeypatch, dims, brick, interpreted_nodes
+):
+    monkeypatch.setattr(search, "INTERPRETED_CELLS", 0)
+    compiled = drive(solve(Box(dims), brick, keep=True))
+    monkeypatch.setattr(search, "INTERPRETED_CELLS", 10**9)
+    monkeypatch.setattr(search, "INTERPRETED_NODES", interpreted_nodes)
+    mixed = drive(solve(Box(dims), brick, keep=True))
+    assert mixed == compiled and compiled.solutions > 1

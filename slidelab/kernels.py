@@ -1,0 +1,95 @@
+"""numba kernels compiled on first call, so that a command which runs none never loads numba.
+
+`kernel(**options)` marks a function of a kernels module.  Calling the marked function
+compiles it with `numba.njit(**options)` (or loads it from numba's cache), together with the
+other marked functions of its module, which it may call.  Its `python` attribute is the same
+function run by the interpreter, calling the interpreted versions of the others: one source,
+for work so small that importing numba and loading compiled code (about half a second) would
+cost more than the work itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+import types
+from collections.abc import Callable
+from typing import Any
+
+_making = threading.Lock()
+"""Held while a module's kernels get their versions, so two threads never do it twice."""
+
+
+class Kernel:
+    """A kernel function, run compiled (numba compiles it when first called) or interpreted."""
+
+    def __init__(self, function: Callable[..., Any], options: dict[str, Any]) -> None:
+        self.function = function
+        self.options = options
+        self._compiled: Callable[..., Any] | None = None
+        self._python: Callable[..., Any] | None = None
+        functools.update_wrapper(self, function)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.compiled(*args)
+
+    @property
+    def compiled(self) -> Callable[..., Any]:
+        """numba's dispatcher for the function (made on first use)."""
+        if self._compiled is None:
+            _make_versions(self.function.__module__, compiled=True)
+        assert self._compiled is not None
+        return self._compiled
+
+    @property
+    def python(self) -> Callable[..., Any]:
+        """The function run by the interpreter, calling the other kernels interpreted too."""
+        if self._python is None:
+            _make_versions(self.function.__module__, compiled=False)
+        assert self._python is not None
+        return self._python
+
+
+def kernel(**options: Any) -> Callable[[Callable[..., Any]], Kernel]:
+    """Mark a function as a kernel that `numba.njit(**options)` compiles on first call."""
+
+    def mark(function: Callable[..., Any]) -> Kernel:
+        return Kernel(function, options)
+
+    return mark
+
+
+def _make_versions(module_name: str, *, compiled: bool) -> None:
+    """Give every kernel of a module its compiled (numba's dispatcher) or interpreted version.
+    Each is a twin of the function whose globals name the other kernels' versions of the same
+    kind, since compiled code can only call compiled code and interpreted code must not load
+    numba; the module itself keeps its `Kernel` objects."""
+    with _making:
+        namespace = vars(sys.modules[module_name])
+        marked = [
+            value
+            for value in namespace.values()
+            if isinstance(value, Kernel) and value.function.__module__ == module_name
+        ]
+        if all((mark._compiled if compiled else mark._python) is not None for mark in marked):
+            return
+        if compiled:
+            from numba import njit
+        scope = dict(namespace)
+        for mark in marked:
+            version = _twin(mark.function, scope)
+            if compiled:
+                version = njit(**mark.options)(version)
+                mark._compiled = version
+            else:
+                mark._python = version
+            scope[mark.function.__name__] = version
+
+
+def _twin(function: Callable[..., Any], scope: dict[str, Any]) -> Callable[..., Any]:
+    """The function with `scope` as its globals."""
+    twin = types.FunctionType(function.__code__, scope, function.__name__, function.__defaults__)
+    twin.__qualname__ = function.__qualname__
+    twin.__module__ = function.__module__
+    return twin

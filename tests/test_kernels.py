@@ -1,0 +1,50 @@
+"""Kernels compile on first call, with the kernels they call; their `python` needs no numba."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+MODULE = """
+from slidelab.kernels import kernel
+
+@kernel(cache=False)
+def double(x):
+    return 2 * x
+
+@kernel(cache=False)
+def double_plus_one(x):
+    return double(x) + 1
+"""
+
+CHECK = """
+import sys
+import twice
+from slidelab.kernels import Kernel
+interpreted = twice.double_plus_one.python(20)
+numba_then = "numba" in sys.modules
+compiled = twice.double_plus_one(20)
+print(interpreted, numba_then, compiled, "numba" in sys.modules)
+print(isinstance(twice.double, Kernel), sorted(map(str, twice.double.compiled.signatures)))
+"""
+
+
+def test_python_runs_without_numba_and_a_call_compiles_the_kernels_it_calls(tmp_path):
+    (tmp_path / "twice.py").write_text(textwrap.dedent(MODULE))
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == ["41 False 41 True", "True ['(int64,)']"]
+
+
+def test_a_small_antislide_command_loads_no_numba():
+    code = (
+        "import sys\nfrom slidelab.cli import main\n"
+        "main(['antislide', '3', '3', '3', '--json'])\n"
+        "print('numba' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    counts, loaded = done.stdout.strip().splitlines()
+    assert '"solutions": 2' in counts
+    assert loaded == "False"
