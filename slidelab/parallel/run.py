@@ -26,6 +26,7 @@ restarted or killed) are submitted again.  Results come back sorted by key.
 from __future__ import annotations
 
 import multiprocessing
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator
@@ -284,6 +285,16 @@ def _explore_installed(task: _Task) -> TaskResult | None:
     return drive(_job.explore(task.branch, task.budget))
 
 
+def _start_method() -> str:
+    """How worker processes start: forked when this process runs no other thread, so that
+    they begin with the kernels this process has loaded (a spawned worker spends about half a
+    second importing numba and loading them); spawned beside threads (a GUI's, Qt's), where
+    forking is unsafe."""
+    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        return "fork"
+    return "spawn"
+
+
 def _on_processes(
     jobs: int,
     job: SplitJob,
@@ -291,8 +302,8 @@ def _on_processes(
     outcome: Outcome,
     progress: Callable[[], Progress],
 ) -> Generator[Progress, None, None]:
-    """Explore tasks on `jobs` fresh processes (spawned: safe beside threads, Qt's too)."""
-    context = multiprocessing.get_context("spawn")
+    """Explore tasks on `jobs` fresh processes."""
+    context = multiprocessing.get_context(_start_method())
     pool = context.Pool(jobs, initializer=_install, initargs=(job,))
     try:
         yield from _drain(

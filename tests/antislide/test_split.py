@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from slidelab.antislide.model import Box
@@ -37,4 +39,18 @@ def test_subproblems_find_the_same_packings(tiny_budgets, dims, brick, low, high
 
 def test_two_processes_count_4x4x5(tiny_budgets):
     split = drive(solve_split(Box((4, 4, 5)), jobs=2))
+    assert split.result.solutions == 47403 and split.subproblems > 2
+
+
+def test_workers_fork_when_alone_and_spawn_beside_a_thread_with_the_same_count(tiny_budgets):
+    assert run._start_method() == "fork"
+    release = threading.Event()
+    beside = threading.Thread(target=release.wait)
+    beside.start()
+    try:
+        assert run._start_method() == "spawn"
+        split = drive(solve_split(Box((4, 4, 5)), jobs=2))
+    finally:
+        release.set()
+        beside.join()
     assert split.result.solutions == 47403 and split.subproblems > 2
