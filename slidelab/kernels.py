@@ -5,12 +5,14 @@ compiles it with `numba.njit(**options)` (or loads it from numba's cache), toget
 other marked functions of its module, which it may call.  Its `python` attribute is the same
 function run by the interpreter, calling the interpreted versions of the others: one source,
 for work so small that importing numba and loading compiled code (about half a second) would
-cost more than the work itself.
+cost more than the work itself.  numba's own intrinsics that kernels call are named here as
+`Intrinsic`s, with a plain function doing the same for the interpreted versions.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import sys
 import threading
 import types
@@ -51,6 +53,28 @@ class Kernel:
         return self._python
 
 
+class Intrinsic:
+    """A function numba provides for compiled code, stood in for by `python` when interpreted."""
+
+    def __init__(self, module: str, name: str, python: Callable[..., Any]) -> None:
+        self.module = module
+        self.name = name
+        self.python = python
+
+    def compiled(self) -> Callable[..., Any]:
+        function: Callable[..., Any] = getattr(importlib.import_module(self.module), self.name)
+        return function
+
+
+def _python_trailing_zeros(word: Any) -> int:
+    value = int(word)
+    return (value & -value).bit_length() - 1
+
+
+trailing_zeros = Intrinsic("numba.cpython.unsafe.numbers", "trailing_zeros", _python_trailing_zeros)
+"""The index of the lowest set bit of a nonzero integer."""
+
+
 def kernel(**options: Any) -> Callable[[Callable[..., Any]], Kernel]:
     """Mark a function as a kernel that `numba.njit(**options)` compiles on first call."""
 
@@ -76,7 +100,12 @@ def _make_versions(module_name: str, *, compiled: bool) -> None:
             return
         if compiled:
             from numba import njit
-        scope = dict(namespace)
+        scope = {
+            name: (value.compiled() if compiled else value.python)
+            if isinstance(value, Intrinsic)
+            else value
+            for name, value in namespace.items()
+        }
         for mark in marked:
             version = _twin(mark.function, scope)
             if compiled:
