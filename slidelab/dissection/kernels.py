@@ -257,7 +257,7 @@ def _forced_cells(tree, tables):
                     forced[k, i, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _prematch(choice, tables, leaf):
     """Build the bigraph of the maps in `choice` and make every forced move.
 
@@ -346,7 +346,7 @@ def _prematch(choice, tables, leaf):
     return left
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _pair_off(left, d, leaf, most, st):
     """Settle the pairs among the unmatched cells, unless their choices multiply past `most`.
 
@@ -386,7 +386,7 @@ def _pair_off(left, d, leaf, most, st):
     return left
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _sole_partner(x, d, edge_s):
     """The target cell every edge of source cell x goes to, or -1 if they go to several."""
     y = -1
