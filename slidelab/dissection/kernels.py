@@ -558,7 +558,8 @@ def _count_bits(leaf, d, limit):
     """The number of matchings of the unmatched cells (at most 64 of each shape), by a
     search on bitsets, or -1 if that takes more than `limit` nodes.
 
-    Rows are the unmatched source cells, columns the unmatched target cells; a node
+    Rows are the unmatched source cells, columns the unmatched target cells.  The
+    graph's connected parts are counted apart and their counts multiplied.  A node
     branches on the row or column with the fewest edges left, and the count of a
     choice is weighted by the colours that join its two cells.
     """
@@ -587,11 +588,43 @@ def _count_bits(leaf, d, limit):
                 bits.row_edges[rows] |= _ONE << np.uint64(j)
                 bits.col_edges[j] |= _ONE << np.uint64(rows)
         rows += 1
+    full = (_ONE << np.uint64(rows - 1)) | ((_ONE << np.uint64(rows - 1)) - _ONE)
+    unseen = full
+    total = 1
+    nodes = 0
+    while unseen:
+        part_rows = unseen & (~unseen + _ONE)
+        part_cols = np.uint64(0)
+        grown = part_rows
+        while grown:
+            reached = np.uint64(0)
+            while grown:
+                reached |= bits.row_edges[_lowest(grown)]
+                grown &= grown - _ONE
+            reached &= ~part_cols
+            part_cols |= reached
+            while reached:
+                grown |= bits.col_edges[_lowest(reached)]
+                reached &= reached - _ONE
+            grown &= ~part_rows
+            part_rows |= grown
+        unseen &= ~part_rows
+        ways, used = _count_part(bits, part_rows, part_cols, limit - nodes)
+        nodes += used
+        if ways <= 0:
+            return ways
+        total *= ways
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _count_part(bits, rows, cols, limit):
+    """The number of matchings of `rows` with `cols` (a connected part), and the nodes
+    used, or -1 if that takes more than `limit` nodes."""
     free_rows, free_cols = bits.free_rows, bits.free_cols
     pivot, options, total, times = bits.pivot, bits.options, bits.total, bits.times
-    full = (_ONE << np.uint64(rows - 1)) | ((_ONE << np.uint64(rows - 1)) - _ONE)
-    free_rows[0] = full
-    free_cols[0] = full
+    free_rows[0] = rows
+    free_cols[0] = cols
     depth = 0
     nodes = 0
     value = 0
@@ -605,7 +638,7 @@ def _count_bits(leaf, d, limit):
             else:
                 nodes += 1
                 if nodes > limit:
-                    return -1
+                    return -1, nodes
                 least = 65
                 rest = r
                 while rest:
@@ -641,7 +674,7 @@ def _count_bits(leaf, d, limit):
         if value < 0:
             value = total[depth]
         if depth == 0:
-            return value
+            return value, nodes
         depth -= 1
         total[depth] += times[depth] * value
         value = -1
