@@ -28,7 +28,9 @@ instead of being searched.  What is left is an exact-cover problem (items: the
 unmatched cells of both shapes, sources first, in reading order; options: their
 edges, by source cell and colour) that `_match` searches as Knuth's Algorithm X
 would (the item with the fewest options left, the leftmost of those; its options
-in order), with its stack in `Leaf`, over as many calls as it takes.
+in order), with its stack in `Leaf`, over as many calls as it takes.  A count
+that lists nothing asks `_count_bits` first: the same matchings counted on
+bitsets, part by connected part, within `Mode.bits_nodes` nodes.
 
 Solutions are counted in `st[FOUND]`.  With `keep`, `_expand` writes each one
 (every choice of colour for the pairs) to the rows of `Output` (colour 1..d of
