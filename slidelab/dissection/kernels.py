@@ -29,8 +29,9 @@ unmatched cells of both shapes, sources first, in reading order; options: their
 edges, by source cell and colour) that `_match` searches as Knuth's Algorithm X
 would (the item with the fewest options left, the leftmost of those; its options
 in order), with its stack in `Leaf`, over as many calls as it takes.  A count
-that lists nothing asks `_count_bits` first: the same matchings counted on
-bitsets, part by connected part, within `Mode.bits_nodes` nodes.
+that lists nothing asks `_count_bits` instead, right after the forced moves: the
+same matchings counted on bitsets, part by connected part (a pair is a part of one
+cell of each shape), within `Mode.bits_nodes` nodes.
 
 Solutions are counted in `st[FOUND]`.  With `keep`, `_expand` writes each one
 (every choice of colour for the pairs) to the rows of `Output` (colour 1..d of
@@ -558,7 +559,8 @@ def _match(tree, tables, leaf, out, mode, budget):
 @njit(cache=True, nogil=True)
 def _count_bits(leaf, d, limit):
     """The number of matchings of the unmatched cells (at most 64 of each shape), by a
-    search on bitsets, or -1 if that takes more than `limit` nodes.
+    search on bitsets, or -1 if that takes more than `limit` nodes; and whether every
+    part was a pair (as `_pair_off` settles them: one row, one column).
 
     Rows are the unmatched source cells, columns the unmatched target cells.  The
     graph's connected parts are counted apart and their counts multiplied.  A node
@@ -593,6 +595,7 @@ def _count_bits(leaf, d, limit):
     full = (_ONE << np.uint64(rows - 1)) | ((_ONE << np.uint64(rows - 1)) - _ONE)
     unseen = full
     total = 1
+    pairs_only = True
     nodes = 0
     while unseen:
         part_rows = unseen & (~unseen + _ONE)
@@ -614,9 +617,10 @@ def _count_bits(leaf, d, limit):
         ways, used = _count_part(bits, part_rows, part_cols, limit - nodes)
         nodes += used
         if ways <= 0:
-            return ways
+            return ways, False
         total *= ways
-    return total
+        pairs_only &= part_rows & (part_rows - _ONE) == 0
+    return total, pairs_only
 
 
 @njit(cache=True, nogil=True)
@@ -914,6 +918,12 @@ def search(tables, tree, leaf, out, mode, budget):
         left = _prematch(choice, tables, leaf)
         if left < 0:
             continue
+        if not listing and 0 < left <= 64:
+            ways, pairs_only = _count_bits(leaf, d, mode.bits_nodes)
+            if ways >= 0:
+                st[FOUND] += ways
+                st[SEARCHES] += not pairs_only
+                continue
         st[PAIRS] = 0
         st[TIMES] = 1
         if left > 0:
@@ -924,12 +934,8 @@ def search(tables, tree, leaf, out, mode, budget):
             phase = EMIT
         else:
             st[SEARCHES] += 1
-            ways = -1 if listing or left > 64 else _count_bits(leaf, d, mode.bits_nodes)
-            if ways >= 0:
-                st[FOUND] += st[TIMES] * ways
-            else:
-                _start_match(leaf, st)
-                phase = MATCH
+            _start_match(leaf, st)
+            phase = MATCH
     st[LV] = lv
     st[PHASE] = phase
     return status
