@@ -5,10 +5,10 @@ For each shape (resources/puzzles/dissection) and number of pieces d, times two 
 counting the solutions (`slidelab dissect --count`), and listing them, every solution's
 text written to /dev/null as `slidelab dissect D SHAPE > /dev/null` does (Knuth's program
 always lists).  CPU seconds, median of several runs, after a warm-up that loads the
-compiled kernels.  The seed's C program is not run here: on this machine it takes about
-20 s for the toy shape with d = 5 (issue 8).  Prints a Markdown table.
+compiled kernels.  Prints a Markdown table, then runs Knuth's program side by side with
+`slidelab dissect --count` on the issue 17 items (`timing.side_by_side`; --knuth none skips).
 
-    .venv/bin/python scripts/bench_dissect.py [--runs 3] [--skip-listing]
+    .venv/bin/python scripts/bench_dissect.py [--runs 3] [--skip-listing] [--knuth ITEMS]
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     """Carry out one `slidelab dissect` command; returns the exit status.
 
     Counts are searched in subproblems on all cores unless --min-pieces is given;
-    listings only when --jobs, --scheduler or --journal asks for it.
+    listings only when --jobs, --scheduler or --journal asks for it (see `_split`).
     """
     if args.min_pieces and wants_split(args):
         raise SlidelabError(
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     search: Search
     if args.min_pieces:
         search = smallest(dissection, listing=searching, most=args.pieces)
-    elif wants_split(args) or not listing:
+    elif _split(args, listing):
         search = _in_subproblems(dissection, searching, args)
     else:
         search = solve(dissection, listing=listing)
@@ -127,6 +127,15 @@ def run(args: argparse.Namespace) -> int:
             )
         print(line)
     return EXIT_FOUND if result.count else EXIT_NONE
+
+
+def _split(args: argparse.Namespace, listing: bool) -> bool:
+    """Whether to search in subproblems: on a cluster, with a journal, on more than one
+    process, and for a count on more than one core.  On one process the whole search runs at
+    once: its subproblems one after another would only add the probing that splits it."""
+    if args.scheduler is not None or args.journal is not None:
+        return True
+    return jobs_of(args) > 1 and (args.jobs is not None or not listing)
 
 
 def _dissection(args: argparse.Namespace) -> Dissection:

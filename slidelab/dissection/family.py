@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from slidelab.exactcover.family import EXACT_COVER
 from slidelab.family import Family, Library, TextSignature, lazily
 
 DISSECTION = "dissection"
@@ -34,5 +33,4 @@ FAMILY = Family(
     ),
     library=Library(DISSECTION, ".dots"),
     warm_up=(_warm_up,),
-    kernels_from=(EXACT_COVER,),
 )

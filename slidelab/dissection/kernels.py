@@ -1,4 +1,4 @@
-"""Numba kernels of the dissection search: maps that cover, forced moves, then exact cover.
+"""Numba kernels of the dissection search: maps that cover, forced moves, then matching.
 
 `search` walks one tree of 2d levels (Knuth's BACK-DISSECT, sections 6-10):
 
@@ -25,17 +25,20 @@ the leaf.  `_pair_off` then settles *pairs*: an unmatched source cell whose
 edges all go to one target cell with no other edges is matched in any of those
 colours, independently of the rest, so the choices multiply (`st[TIMES]`)
 instead of being searched.  What is left is an exact-cover problem (items: the
-unmatched cells of both shapes; options: their edges) that
-`slidelab.exactcover.kernels.search_m` solves in arrays `_build_links` lays out
-as Knuth's programs do, over as many calls as it takes.
+unmatched cells of both shapes, sources first, in reading order; options: their
+edges, by source cell and colour) that `_match` searches as Knuth's Algorithm X
+would (the item with the fewest options left, the leftmost of those; its options
+in order), with its stack in `Leaf`, over as many calls as it takes.  A count
+that lists nothing asks `_count_bits` instead, right after the forced moves: the
+same matchings counted on bitsets, part by connected part (a pair is a part of one
+cell of each shape), within `Mode.bits_nodes` nodes.
 
 Solutions are counted in `st[FOUND]`.  With `keep`, `_expand` writes each one
-(every choice of colour for the pairs) to the rows of `out_colours` and
-`out_target` (colour 1..d of each source and target cell) and `out_maps` (the
-placement and orientation number of each colour).  With `connected`, a solution
-counts only if each colour class is 4-connected and colours that share a map are
-both used, the first cell of the lower colour coming first (so that each split
-of a map's cells counts once).
+(every choice of colour for the pairs) to the rows of `Output` (colour 1..d of
+each source and target cell, and the placement and orientation number of each
+colour).  With `connected`, a solution counts only if each colour class is
+4-connected and colours that share a map are both used, the first cell of the
+lower colour coming first (so that each split of a map's cells counts once).
 
 Subproblems: the levels below `prefix.size` are forced to the choices in `prefix`
 (a forced choice the whole search would not try there ends the search at once, as
@@ -45,31 +48,175 @@ solutions below its prefix, in the same order.  When `split_at` >= 0, every choi
 at level split_at - 1 that passes its tests is written to `kids` (counted in
 st[KIDS]) instead of being followed: that lists a subproblem's children.
 
-`search` runs until `budget` steps (tree nodes and exact-cover nodes) are used,
-the output buffer is full, or the search is over; all its state is in `st`,
-`choice` and the arrays it is given, so the next call carries on.
+`search` runs until `budget` steps (tree nodes and matching nodes) are used, the
+output buffer is full, or the search is over; all its state is in the arrays it is
+given, so the next call carries on.  It takes them grouped by role in NamedTuples:
+`Tables` (read only), `Tree` (the levels' stack and the counters), `Leaf` (one
+leaf's graph and matching stack), `Output`, and `Mode`.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from slidelab.exactcover import kernels as dlx
-
-LV, PHASE, FOUND, COVERS, TUPLES, SEARCHES, STORED, ITEMS, TIMES, PAIRS, KIDS = range(11)
-"""Slots of `st`: level, phase, solutions, covering multisets, covering map tuples,
-matchings handed to exact cover, output rows in use, items of that exact cover,
-the product of the pairs' choices, the number of pairs, and children listed."""
-SLOTS = 11
+LV, PHASE, FOUND, COVERS, TUPLES, SEARCHES, STORED, LEFT, TIMES, PAIRS, KIDS, DEPTH = range(12)
+"""Slots of `Tree.st`: level, phase, solutions, covering multisets, covering map tuples,
+matchings left to `_match`, output rows in use, source cells `_match` has to match, the
+product of the pairs' choices, the number of pairs, children listed, and `_match`'s depth."""
+SLOTS = 12
 
 TRY, NEXT, MATCH, EMIT, OVER = 0, 1, 2, 3, 4
-"""Phases: try choice[lv]; advance choice[lv]; run the exact cover; write a matching
+"""Phases: try choice[lv]; advance choice[lv]; run the matching search; write a matching
 settled without it; the search is over."""
 
-DONE, BUDGET_USED, BUFFER_FULL = 0, 1, 2
-"""Why `search` returned."""
+DONE, BUDGET_USED, BUFFER_FULL, SOLVED = 0, 1, 2, 3
+"""Why `search` returned (and `_match`, `_walk`: SOLVED, a matching is complete)."""
 
+
+UNMATCHED = -1
+"""`colour` of a source cell not matched yet."""
+
+_UNLIMITED = np.int64(1) << np.int64(62)
+"""No limit on the product of the pairs' choices (when nothing is stored)."""
+
+
+class Tables(NamedTuple):
+    """What the kernel reads about the shapes (see `shifts.Tables`); never written."""
+
+    footprint_start: np.ndarray
+    footprint_target: np.ndarray
+    footprint_source: np.ndarray
+    target_mask: np.ndarray
+    source_mask: np.ndarray
+    """[q, i, word]: its second dimension is the number of orientations (the group)."""
+    source_union: np.ndarray
+    target_reach: np.ndarray
+    largest_after: np.ndarray
+    full_source: np.ndarray
+    full_target: np.ndarray
+    neighbours: np.ndarray
+    orientation_of: np.ndarray
+    """[q, i]: the number of the i-th orientation of placement q's stance (for the output)."""
+
+
+class Tree(NamedTuple):
+    """The stack of the 2d levels, and the counters."""
+
+    st: np.ndarray
+    """int64 slots LV ... DEPTH."""
+    choice: np.ndarray
+    """[2d]: the placement of each colour, then its orientation index."""
+    cover_t: np.ndarray
+    """[k, word]: the target cells the first k placements cover."""
+    cover_s: np.ndarray
+    """[k, word]: the source cells the first k maps move."""
+    reach_s: np.ndarray
+    """[k, word]: the source cells the placements from the k-th on can move."""
+    unique: np.ndarray
+    """[word]: the target cells in a single footprint of the multiset."""
+    forced: np.ndarray
+    """[k, i, word]: the source cells colour k must take in its i-th orientation."""
+    forced_s: np.ndarray
+    """[k, word]: the source cells the first k colours must take."""
+    prefix: np.ndarray
+    """The choices forced at the first levels (a subproblem)."""
+    kids: np.ndarray
+    """The choices open at level split_at - 1, when listing children."""
+
+
+class Bits(NamedTuple):
+    """`_count_bits`' graph (rows: source cells, columns: target cells) and stack."""
+
+    row_edges: np.ndarray
+    """[i]: the columns row i has edges to (uint64, 64 entries)."""
+    col_edges: np.ndarray
+    """[j]: the rows column j has edges to."""
+    column: np.ndarray
+    """[y]: the column of target cell y."""
+    weight: np.ndarray
+    """[i, j]: the colours that join row i and column j (64 x 64)."""
+    free_rows: np.ndarray
+    """[depth]: the rows not matched yet (65 entries, as the next ones)."""
+    free_cols: np.ndarray
+    pivot: np.ndarray
+    """[depth]: the row (i) or column (64 + j) branched on."""
+    options: np.ndarray
+    """[depth]: its partners not tried yet."""
+    total: np.ndarray
+    """[depth]: the matchings counted below the partners tried."""
+    times: np.ndarray
+    """[depth]: the weight of the partner being tried."""
+
+
+class Leaf(NamedTuple):
+    """One leaf's bipartite graph, its forced moves and pairs, and the matching search."""
+
+    edge_s: np.ndarray
+    """[x, k]: the target cell colour k sends source cell x to, or -1."""
+    edge_t: np.ndarray
+    """[y, k]: the source cell colour k brings to target cell y, or -1."""
+    deg_s: np.ndarray
+    """[x]: edges of source cell x left (to targets not taken)."""
+    deg_t: np.ndarray
+    """[y]: edges of target cell y left (from unmatched sources)."""
+    colour: np.ndarray
+    """[x]: the colour source cell x is matched in, or UNMATCHED."""
+    partner: np.ndarray
+    """[x]: the target cell source cell x is matched to."""
+    taken: np.ndarray
+    """[y]: whether target cell y is matched."""
+    queue: np.ndarray
+    """Cells with one edge left: source cells x, target cells n + y."""
+    pair_cell: np.ndarray
+    pair_colours: np.ndarray
+    pair_count: np.ndarray
+    digit: np.ndarray
+    """The odometer over the pairs' colours."""
+    free_s: np.ndarray
+    """The source cells left to `_match`, increasing."""
+    free_t: np.ndarray
+    """The target cells left to `_match`, increasing."""
+    item: np.ndarray
+    """[depth]: the cell `_match` branches on there (x, or n + y), or -1 before it chose."""
+    tried: np.ndarray
+    """[depth]: the option tried there, x * d + k (-1 before the first)."""
+    bits: Bits
+    first: np.ndarray
+    size: np.ndarray
+    mark: np.ndarray
+    stack: np.ndarray
+    """Scratch of `_pieces_ok`."""
+
+
+class Output(NamedTuple):
+    """Row r is one stored solution."""
+
+    colours: np.ndarray
+    """[r, x]: the colour (1..d) of source cell x (int8)."""
+    target: np.ndarray
+    """[r, y]: the colour of target cell y (int8)."""
+    maps: np.ndarray
+    """[r, k]: (placement, orientation) of colour k + 1."""
+
+
+class Mode(NamedTuple):
+    """What a run is for."""
+
+    connected: bool
+    """Count only solutions whose colour classes are 4-connected."""
+    keep: bool
+    """Store every solution in `Output`."""
+    split_at: int
+    """List the choices open at level split_at - 1 instead of following them (-1: never)."""
+    bits_nodes: int
+    """Nodes a count may spend on one leaf's matchings on bitsets (`_count_bits`) before
+    it leaves them to `_match`, which can stop and carry on in the next call."""
+
+
+_ONE = np.uint64(1)
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -86,8 +233,12 @@ def _popcount(word):
 
 
 @njit(cache=True, nogil=True)
-def _forced_cells(choice, d, group, fp_start, fp_target, fp_source, target_mask, unique, forced):
-    """forced[k, i]: the source cells colour k must take when its orientation index is i."""
+def _forced_cells(tree, tables):
+    """tree.forced[k, i]: the source cells colour k must take when its orientation index is i."""
+    choice, unique, forced = tree.choice, tree.unique, tree.forced
+    d = choice.size // 2
+    group = tables.source_mask.shape[1]
+    target_mask = tables.target_mask
     for w in range(target_mask.shape[1]):
         once = np.uint64(0)
         twice = np.uint64(0)
@@ -101,27 +252,29 @@ def _forced_cells(choice, d, group, fp_start, fp_target, fp_source, target_mask,
                 forced[k, i, w] = 0
     for k in range(d):
         q = choice[k]
-        for e in range(fp_start[q], fp_start[q + 1]):
-            y = fp_target[e]
+        for e in range(tables.footprint_start[q], tables.footprint_start[q + 1]):
+            y = tables.footprint_target[e]
             if (unique[y >> 6] >> np.uint64(y & 63)) & np.uint64(1):
                 for i in range(group):
-                    x = fp_source[i, e]
+                    x = tables.footprint_source[i, e]
                     forced[k, i, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
 
 
-@njit(cache=True, nogil=True)
-def _prematch(choice, d, fp_start, fp_target, fp_source, edge_s, edge_t, deg_s, deg_t, colour,
-              partner, taken, queue):  # fmt: skip
+@njit(cache=True, nogil=True, inline="always")
+def _prematch(choice, tables, leaf):
     """Build the bigraph of the maps in `choice` and make every forced move.
 
     Returns -1 on a contradiction, else how many source cells are left unmatched
     (their edges are the entries of `edge_s` that are not -1).
     """
+    edge_s, edge_t, deg_s, deg_t = leaf.edge_s, leaf.edge_t, leaf.deg_s, leaf.deg_t
+    colour, partner, taken, queue = leaf.colour, leaf.partner, leaf.taken, leaf.queue
+    d = choice.size // 2
     n = colour.size
     for x in range(n):
         deg_s[x] = 0
         deg_t[x] = 0
-        colour[x] = -1
+        colour[x] = UNMATCHED
         taken[x] = 0
         for k in range(d):
             edge_s[x, k] = -1
@@ -129,9 +282,9 @@ def _prematch(choice, d, fp_start, fp_target, fp_source, edge_s, edge_t, deg_s, 
     for k in range(d):
         q = choice[k]
         i = choice[d + k]
-        for e in range(fp_start[q], fp_start[q + 1]):
-            y = fp_target[e]
-            x = fp_source[i, e]
+        for e in range(tables.footprint_start[q], tables.footprint_start[q + 1]):
+            y = tables.footprint_target[e]
+            x = tables.footprint_source[i, e]
             edge_s[x, k] = y
             edge_t[y, k] = x
             deg_s[x] += 1
@@ -196,15 +349,15 @@ def _prematch(choice, d, fp_start, fp_target, fp_source, edge_s, edge_t, deg_s, 
     return left
 
 
-@njit(cache=True, nogil=True)
-def _pair_off(left, d, edge_s, deg_s, deg_t, colour, partner, taken, pair_cell, pair_colours,
-              pair_count, most, st):  # fmt: skip
+@njit(cache=True, nogil=True, inline="always")
+def _pair_off(left, d, leaf, most, st):
     """Settle the pairs among the unmatched cells, unless their choices multiply past `most`.
 
     Returns the cells still unmatched; st[PAIRS] pairs are recorded (source cell,
     its colours) and st[TIMES] is the product of their numbers of colours (both
     left at 0 and 1 when nothing is settled).
     """
+    edge_s, deg_s, deg_t, colour = leaf.edge_s, leaf.deg_s, leaf.deg_t, leaf.colour
     times = 1
     for x in range(colour.size):
         if colour[x] < 0:
@@ -220,15 +373,15 @@ def _pair_off(left, d, edge_s, deg_s, deg_t, colour, partner, taken, pair_cell, 
         y = _sole_partner(x, d, edge_s)
         if y < 0 or deg_t[y] != deg_s[x]:
             continue
-        pair_cell[pairs] = x
-        pair_count[pairs] = 0
+        leaf.pair_cell[pairs] = x
+        leaf.pair_count[pairs] = 0
         for k in range(d):
             if edge_s[x, k] >= 0:
-                pair_colours[pairs, pair_count[pairs]] = k
-                pair_count[pairs] += 1
-        colour[x] = pair_colours[pairs, 0]
-        partner[x] = y
-        taken[y] = 1
+                leaf.pair_colours[pairs, leaf.pair_count[pairs]] = k
+                leaf.pair_count[pairs] += 1
+        colour[x] = leaf.pair_colours[pairs, 0]
+        leaf.partner[x] = y
+        leaf.taken[y] = 1
         pairs += 1
         left -= 1
     st[PAIRS] = pairs
@@ -236,7 +389,7 @@ def _pair_off(left, d, edge_s, deg_s, deg_t, colour, partner, taken, pair_cell, 
     return left
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _sole_partner(x, d, edge_s):
     """The target cell every edge of source cell x goes to, or -1 if they go to several."""
     y = -1
@@ -250,76 +403,301 @@ def _sole_partner(x, d, edge_s):
 
 
 @njit(cache=True, nogil=True)
-def _build_links(left, d, edge_s, colour, taken, slot, top, ulink, dlink, color, length, llink,
-                 rlink, bound, slack, regs, option_cell, option_colour):  # fmt: skip
-    """The exact-cover problem of the unmatched cells, in dancing links; returns its item count.
-
-    Items 1..left are the unmatched source cells, left+1..2 left the unmatched
-    target cells, in reading order; option o is an edge, source cell
-    `option_cell[o]` in colour `option_colour[o]`.
-    """
-    n = colour.size
-    n_items = 2 * left
-    item = 0
-    for x in range(n):
-        if colour[x] < 0:
-            item += 1
-            slot[x] = item
-    for y in range(n):
-        if not taken[y]:
-            item += 1
-            slot[n + y] = item
-    for i in range(n_items + 1):
-        top[i] = 0
-        color[i] = 0
-        ulink[i] = i
-        dlink[i] = i
-        length[i] = 0
-        llink[i] = i - 1
-        rlink[i] = i + 1
-        bound[i] = 1
-        slack[i] = 0
-    llink[0] = n_items
-    rlink[n_items] = 0
-    spacer = n_items + 1
-    top[spacer] = 0
-    ulink[spacer] = 0
-    dlink[spacer] = 0
-    option = 0
-    for x in range(n):
-        if colour[x] >= 0:
-            continue
-        for k in range(d):
-            y = edge_s[x, k]
-            if y < 0:
-                continue
-            first = spacer + 1
-            for p in range(first, first + 2):
-                i = slot[x] if p == first else slot[n + y]
-                top[p] = i
-                color[p] = 0
-                last = ulink[i]
-                ulink[p] = last
-                dlink[last] = p
-                dlink[p] = i
-                ulink[i] = p
-                length[i] += 1
-            dlink[spacer] = first + 1
-            spacer = first + 2
-            top[spacer] = -(option + 1)
-            ulink[spacer] = first
-            dlink[spacer] = 0
-            option_cell[option] = x
-            option_colour[option] = k
-            option += 1
-    for r in range(regs.size):
-        regs[r] = 0
-    return n_items
+def _start_match(leaf, st):
+    """Make the unmatched cells `_match`'s items and put it at its first node."""
+    n = leaf.colour.size
+    s = 0
+    t = 0
+    for c in range(n):
+        if leaf.colour[c] < 0:
+            leaf.free_s[s] = c
+            s += 1
+        if not leaf.taken[c]:
+            leaf.free_t[t] = c
+            t += 1
+    st[LEFT] = s
+    st[DEPTH] = 0
+    leaf.item[0] = -1
 
 
 @njit(cache=True, nogil=True)
-def _pieces_ok(choice, d, colour, neighbours, first, size, mark, stack):
+def _fewest_options(leaf, left, d):
+    """The unmatched cell with the fewest options left, sources first, then reading order
+    (x, or n + y for a target cell), and that number of options."""
+    n = leaf.colour.size
+    best = -1
+    least = d + 1
+    for j in range(left):
+        x = leaf.free_s[j]
+        if leaf.colour[x] < 0 and leaf.deg_s[x] < least:
+            best = x
+            least = leaf.deg_s[x]
+    for j in range(left):
+        y = leaf.free_t[j]
+        if not leaf.taken[y] and leaf.deg_t[y] < least:
+            best = n + y
+            least = leaf.deg_t[y]
+    return best, least
+
+
+@njit(cache=True, nogil=True)
+def _next_option(leaf, item, after, d):
+    """The first option of `item` after option `after` (x * d + k), or -1.
+
+    A source cell's options are its edges by colour; a target cell's, its edges by
+    source cell, then colour: the order of the options in Knuth's lists.
+    """
+    n = leaf.colour.size
+    if item < n:
+        x = item
+        for k in range(after - x * d + 1 if after >= 0 else 0, d):
+            y = leaf.edge_s[x, k]
+            if y >= 0 and not leaf.taken[y]:
+                return x * d + k
+        return -1
+    y = item - n
+    best = -1
+    for k in range(d):
+        x = leaf.edge_t[y, k]
+        if x >= 0 and leaf.colour[x] < 0:
+            option = x * d + k
+            if option > after and (best < 0 or option < best):
+                best = option
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _take(leaf, x, k, d, change):
+    """Match (change = -1) or unmatch (change = 1) source cell x in colour k: the options
+    that compete with that edge leave (or come back to) their cells' counts."""
+    y = leaf.edge_s[x, k]
+    if change > 0:
+        leaf.colour[x] = UNMATCHED
+        leaf.taken[y] = 0
+    for j in range(d):
+        z = leaf.edge_s[x, j]
+        if z >= 0 and z != y and not leaf.taken[z]:
+            leaf.deg_t[z] += change
+        w = leaf.edge_t[y, j]
+        if w >= 0 and w != x and leaf.colour[w] < 0:
+            leaf.deg_s[w] += change
+    if change < 0:
+        leaf.colour[x] = k
+        leaf.partner[x] = y
+        leaf.taken[y] = 1
+
+
+@njit(cache=True, nogil=True)
+def _walk(leaf, left, depth, d, budget):
+    """Search matchings of the `left` cells in `leaf.free_s` and `leaf.free_t` from `depth`
+    until one is complete (depth == left), the search is over or `budget` nodes are used.
+
+    Returns (SOLVED, DONE or BUDGET_USED, the depth, the nodes used); the stack is in
+    `leaf.item` and `leaf.tried`.  After SOLVED, the caller carries on from depth - 1.
+    """
+    steps = 0
+    while depth >= 0:
+        if depth == left:
+            return SOLVED, depth, steps
+        item = leaf.item[depth]
+        if item < 0:
+            if steps >= budget:
+                return BUDGET_USED, depth, steps
+            steps += 1
+            item, options = _fewest_options(leaf, left, d)
+            if options == 0:
+                depth -= 1
+                continue
+            leaf.item[depth] = item
+            leaf.tried[depth] = -1
+        option = leaf.tried[depth]
+        if option >= 0:
+            _take(leaf, option // d, option % d, d, np.int64(1))
+        option = _next_option(leaf, item, option, d)
+        if option < 0:
+            leaf.item[depth] = -1
+            depth -= 1
+            continue
+        _take(leaf, option // d, option % d, d, np.int64(-1))
+        leaf.tried[depth] = option
+        depth += 1
+        if depth < left:
+            leaf.item[depth] = -1
+    return DONE, 0, steps
+
+
+@njit(cache=True, nogil=True)
+def _match(tree, tables, leaf, out, mode, budget):
+    """Search the matchings of the unmatched cells for about `budget` nodes, counting or
+    storing each one.
+
+    Returns (DONE, BUDGET_USED or BUFFER_FULL, the nodes used); the depth is kept in
+    st[DEPTH].
+    """
+    st = tree.st
+    d = tree.choice.size // 2
+    left = st[LEFT]
+    depth = st[DEPTH]
+    listing = mode.keep or mode.connected
+    rows = out.colours.shape[0]
+    steps = 0
+    while True:
+        event, depth, used = _walk(leaf, left, depth, d, budget - steps)
+        steps += used
+        st[DEPTH] = depth
+        if event != SOLVED:
+            return event, steps
+        if mode.keep and rows - st[STORED] < st[TIMES]:
+            return BUFFER_FULL, steps
+        if listing:
+            _expand(tree, tables, leaf, out, mode)
+        else:
+            st[FOUND] += st[TIMES]
+        depth -= 1
+
+
+@njit(cache=True, nogil=True)
+def _count_bits(leaf, d, limit):
+    """The number of matchings of the unmatched cells (at most 64 of each shape), by a
+    search on bitsets, or -1 if that takes more than `limit` nodes; and whether every
+    part was a pair (as `_pair_off` settles them: one row, one column).
+
+    Rows are the unmatched source cells, columns the unmatched target cells.  The
+    graph's connected parts are counted apart and their counts multiplied.  A node
+    branches on the row or column with the fewest edges left, and the count of a
+    choice is weighted by the colours that join its two cells.
+    """
+    bits = leaf.bits
+    n = leaf.colour.size
+    rows = 0
+    cols = 0
+    for c in range(n):
+        if not leaf.taken[c]:
+            bits.column[c] = cols
+            bits.col_edges[cols] = 0
+            cols += 1
+    for x in range(n):
+        if leaf.colour[x] >= 0:
+            continue
+        bits.row_edges[rows] = 0
+        for k in range(d):
+            y = leaf.edge_s[x, k]
+            if y >= 0:
+                bits.weight[rows, bits.column[y]] = 0
+        for k in range(d):
+            y = leaf.edge_s[x, k]
+            if y >= 0:
+                j = bits.column[y]
+                bits.weight[rows, j] += 1
+                bits.row_edges[rows] |= _ONE << np.uint64(j)
+                bits.col_edges[j] |= _ONE << np.uint64(rows)
+        rows += 1
+    full = (_ONE << np.uint64(rows - 1)) | ((_ONE << np.uint64(rows - 1)) - _ONE)
+    unseen = full
+    total = 1
+    pairs_only = True
+    nodes = 0
+    while unseen:
+        part_rows = unseen & (~unseen + _ONE)
+        part_cols = np.uint64(0)
+        grown = part_rows
+        while grown:
+            reached = np.uint64(0)
+            while grown:
+                reached |= bits.row_edges[_lowest(grown)]
+                grown &= grown - _ONE
+            reached &= ~part_cols
+            part_cols |= reached
+            while reached:
+                grown |= bits.col_edges[_lowest(reached)]
+                reached &= reached - _ONE
+            grown &= ~part_rows
+            part_rows |= grown
+        unseen &= ~part_rows
+        ways, used = _count_part(bits, part_rows, part_cols, limit - nodes)
+        nodes += used
+        if ways <= 0:
+            return ways, False
+        total *= ways
+        pairs_only &= part_rows & (part_rows - _ONE) == 0
+    return total, pairs_only
+
+
+@njit(cache=True, nogil=True)
+def _count_part(bits, rows, cols, limit):
+    """The number of matchings of `rows` with `cols` (a connected part), and the nodes
+    used, or -1 if that takes more than `limit` nodes."""
+    free_rows, free_cols = bits.free_rows, bits.free_cols
+    pivot, options, total, times = bits.pivot, bits.options, bits.total, bits.times
+    free_rows[0] = rows
+    free_cols[0] = cols
+    depth = 0
+    nodes = 0
+    value = 0
+    entering = True
+    while True:
+        if entering:
+            r = free_rows[depth]
+            c = free_cols[depth]
+            if r == 0:
+                value = 1
+            else:
+                nodes += 1
+                if nodes > limit:
+                    return -1, nodes
+                least = 65
+                rest = r
+                while rest:
+                    i = _lowest(rest)
+                    rest &= rest - np.uint64(1)
+                    m = _popcount(bits.row_edges[i] & c)
+                    if m < least:
+                        least = m
+                        pivot[depth] = i
+                        options[depth] = bits.row_edges[i] & c
+                rest = c
+                while rest and least > 1:
+                    j = _lowest(rest)
+                    rest &= rest - np.uint64(1)
+                    m = _popcount(bits.col_edges[j] & r)
+                    if m < least:
+                        least = m
+                        pivot[depth] = 64 + j
+                        options[depth] = bits.col_edges[j] & r
+                total[depth] = 0
+                value = -1 if least > 0 else 0
+        if value < 0 and options[depth]:
+            other = _lowest(options[depth])
+            options[depth] &= options[depth] - np.uint64(1)
+            p = pivot[depth]
+            i, j = (p, other) if p < 64 else (other, p - 64)
+            times[depth] = bits.weight[i, j]
+            free_rows[depth + 1] = free_rows[depth] & ~(_ONE << np.uint64(i))
+            free_cols[depth + 1] = free_cols[depth] & ~(_ONE << np.uint64(j))
+            depth += 1
+            entering = True
+            continue
+        if value < 0:
+            value = total[depth]
+        if depth == 0:
+            return value, nodes
+        depth -= 1
+        total[depth] += times[depth] * value
+        value = -1
+        entering = False
+
+
+@njit(cache=True, nogil=True)
+def _lowest(word):
+    """The index of the lowest 1 bit of a nonzero uint64."""
+    return _popcount((word & (~word + np.uint64(1))) - np.uint64(1))
+
+
+@njit(cache=True, nogil=True)
+def _pieces_ok(choice, leaf, neighbours):
     """Whether every colour class is 4-connected and colours sharing a map are in order."""
+    colour, first, size, mark, stack = leaf.colour, leaf.first, leaf.size, leaf.mark, leaf.stack
+    d = choice.size // 2
     n = colour.size
     for k in range(d):
         first[k] = -1
@@ -358,29 +736,31 @@ def _pieces_ok(choice, d, colour, neighbours, first, size, mark, stack):
 
 
 @njit(cache=True, nogil=True)
-def _expand(choice, d, colour, partner, pair_cell, pair_colours, pair_count, digit, connected,
-            neighbours, first, size, mark, stack, keep, orientation_of, out_colours, out_target,
-            out_maps, st):  # fmt: skip
+def _expand(tree, tables, leaf, out, mode):
     """Count (and with `keep` store) the matching in `colour` with every choice for the pairs.
 
     With `connected`, only the colourings `_pieces_ok` accepts count.
     """
+    st, choice = tree.st, tree.choice
+    colour, partner, digit = leaf.colour, leaf.partner, leaf.digit
+    pair_cell, pair_colours, pair_count = leaf.pair_cell, leaf.pair_colours, leaf.pair_count
+    d = choice.size // 2
     n = colour.size
     pairs = st[PAIRS]
     for j in range(pairs):
         digit[j] = 0
         colour[pair_cell[j]] = pair_colours[j, 0]
     while True:
-        if not connected or _pieces_ok(choice, d, colour, neighbours, first, size, mark, stack):
+        if not mode.connected or _pieces_ok(choice, leaf, tables.neighbours):
             st[FOUND] += 1
-            if keep:
+            if mode.keep:
                 row = st[STORED]
                 for x in range(n):
-                    out_colours[row, x] = colour[x] + 1
-                    out_target[row, partner[x]] = colour[x] + 1
+                    out.colours[row, x] = colour[x] + 1
+                    out.target[row, partner[x]] = colour[x] + 1
                 for k in range(d):
-                    out_maps[row, k, 0] = choice[k]
-                    out_maps[row, k, 1] = orientation_of[choice[k], choice[d + k]]
+                    out.maps[row, k, 0] = choice[k]
+                    out.maps[row, k, 1] = tables.orientation_of[choice[k], choice[d + k]]
                 st[STORED] = row + 1
         j = pairs - 1
         while j >= 0:
@@ -407,23 +787,20 @@ def _choices(lv, d, placements, group):
 
 
 @njit(cache=True, nogil=True)
-def search(
-    st, choice, cover_t, cover_s, reach_s, unique, forced, forced_s,
-    edge_s, edge_t, deg_s, deg_t, colour, partner, taken, queue, slot,
-    pair_cell, pair_colours, pair_count, digit, first, size, mark, stack,
-    top, ulink, dlink, color, length, llink, rlink, bound, slack,
-    x, ft, degree, tried, regs, rng, sol_opts, sol_ends, option_cell, option_colour,
-    fp_start, fp_target, fp_source, target_mask, source_mask, source_union,
-    target_reach, largest_after, full_source, full_target, neighbours, orientation_of,
-    d, group, connected, keep, out_colours, out_target, out_maps, prefix, split_at, kids,
-    budget,
-):  # fmt: skip
+def search(tables, tree, leaf, out, mode, budget):
     """Advance the search by about `budget` steps; returns DONE, BUDGET_USED or BUFFER_FULL."""
+    st, choice, prefix, kids = tree.st, tree.choice, tree.prefix, tree.kids
+    cover_t, cover_s, reach_s = tree.cover_t, tree.cover_s, tree.reach_s
+    forced, forced_s = tree.forced, tree.forced_s
+    target_mask, full_target = tables.target_mask, tables.full_target
+    d = choice.size // 2
     placements = target_mask.shape[0]
+    group = tables.source_mask.shape[1]
     words = target_mask.shape[1]
-    rows = out_colours.shape[0]
-    listing = keep or connected
-    most = rows if keep else dlx.INFINITY
+    rows = out.colours.shape[0]
+    listing = mode.keep or mode.connected
+    most = rows if mode.keep else _UNLIMITED
+    split_at = mode.split_at
     lv = st[LV]
     phase = st[PHASE]
     steps = 0
@@ -434,45 +811,20 @@ def search(
             break
         if steps >= budget:
             break
-        if phase == EMIT or phase == MATCH:
-            room = dlx.INFINITY
-            if keep:
-                room = (rows - st[STORED]) // st[TIMES]
-                if room == 0:
-                    status = BUFFER_FULL
-                    break
         if phase == EMIT:
-            _expand(choice, d, colour, partner, pair_cell, pair_colours, pair_count, digit,
-                    connected, neighbours, first, size, mark, stack, keep, orientation_of,
-                    out_colours, out_target, out_maps, st)  # fmt: skip
+            if mode.keep and rows - st[STORED] < st[TIMES]:
+                status = BUFFER_FULL
+                break
+            _expand(tree, tables, leaf, out, mode)
             phase = NEXT
             continue
         if phase == MATCH:
-            nodes = regs[dlx.NODES]
-            count = regs[dlx.COUNT]
-            limit = min(count + room, dlx.INFINITY)
-            dlx.search_m(
-                top, ulink, dlink, color, length, llink, rlink, bound, slack,
-                x, ft, degree, tried, regs, rng, np.bool_(False), st[ITEMS], st[ITEMS],
-                listing, sol_opts, sol_ends, limit, max(budget - steps, 1),
-            )  # fmt: skip
-            steps += regs[dlx.NODES] - nodes
-            if listing:
-                begin = 0
-                for s in range(regs[dlx.SOLS]):
-                    for p in range(begin, sol_ends[s]):
-                        cell = option_cell[sol_opts[p]]
-                        colour[cell] = option_colour[sol_opts[p]]
-                        partner[cell] = edge_s[cell, colour[cell]]
-                    begin = sol_ends[s]
-                    _expand(choice, d, colour, partner, pair_cell, pair_colours, pair_count, digit,
-                            connected, neighbours, first, size, mark, stack, keep,
-                            orientation_of, out_colours, out_target, out_maps, st)  # fmt: skip
-                regs[dlx.SOLS] = 0
-                regs[dlx.FILL] = 0
-            else:
-                st[FOUND] += st[TIMES] * (regs[dlx.COUNT] - count)
-            if regs[dlx.PC] == dlx.DONE:
+            matched, used = _match(tree, tables, leaf, out, mode, max(budget - steps, 1))
+            steps += used
+            if matched == BUFFER_FULL:
+                status = BUFFER_FULL
+                break
+            if matched == DONE:
                 phase = NEXT
             continue
         if phase == NEXT:
@@ -498,11 +850,12 @@ def search(
         if lv < d:
             k = lv
             q = choice[k]
+            largest = tables.largest_after[q]
             # Cut the level when even the largest remaining footprints fall short.
             missing = 0
             for w in range(words):
                 missing += _popcount(full_target[w] & ~cover_t[k, w])
-            if missing > (d - k) * largest_after[q]:
+            if missing > (d - k) * largest:
                 choice[k] = placements
                 continue
             ok = True
@@ -511,9 +864,9 @@ def search(
                 cover_t[k + 1, w] = cover_t[k, w] | target_mask[q, w]
                 gap = full_target[w] & ~cover_t[k + 1, w]
                 missing += _popcount(gap)
-                if gap & ~target_reach[q, w]:
+                if gap & ~tables.target_reach[q, w]:
                     ok = False
-            if not ok or missing > (d - k - 1) * largest_after[q]:
+            if not ok or missing > (d - k - 1) * largest:
                 continue
             if lv + 1 == split_at:
                 kids[st[KIDS]] = q
@@ -531,9 +884,8 @@ def search(
                 forced_s[0, w] = 0
             for j in range(d - 1, -1, -1):
                 for w in range(words):
-                    reach_s[j, w] = reach_s[j + 1, w] | source_union[choice[j], w]
-            _forced_cells(choice, d, group, fp_start, fp_target, fp_source, target_mask, unique,
-                          forced)  # fmt: skip
+                    reach_s[j, w] = reach_s[j + 1, w] | tables.source_union[choice[j], w]
+            _forced_cells(tree, tables)
             lv = d
             choice[lv] = 0
             phase = TRY
@@ -541,13 +893,13 @@ def search(
         k = lv - d
         i = choice[lv]
         q = choice[k]
-        if not connected and k > 0 and q == choice[k - 1] and i == choice[lv - 1]:
+        if not mode.connected and k > 0 and q == choice[k - 1] and i == choice[lv - 1]:
             continue
         ok = True
         for w in range(words):
-            cover_s[k + 1, w] = cover_s[k, w] | source_mask[q, i, w]
+            cover_s[k + 1, w] = cover_s[k, w] | tables.source_mask[q, i, w]
             forced_s[k + 1, w] = forced_s[k, w] | forced[k, i, w]
-            if full_source[w] & ~(cover_s[k + 1, w] | reach_s[k + 1, w]):
+            if tables.full_source[w] & ~(cover_s[k + 1, w] | reach_s[k + 1, w]):
                 ok = False
             if forced_s[k, w] & forced[k, i, w]:
                 ok = False
@@ -563,24 +915,26 @@ def search(
             phase = TRY
             continue
         st[TUPLES] += 1
-        left = _prematch(choice, d, fp_start, fp_target, fp_source, edge_s, edge_t, deg_s, deg_t,
-                         colour, partner, taken, queue)  # fmt: skip
+        left = _prematch(choice, tables, leaf)
         if left < 0:
             continue
+        if not listing and 0 < left <= 64:
+            ways, pairs_only = _count_bits(leaf, d, mode.bits_nodes)
+            if ways >= 0:
+                st[FOUND] += ways
+                st[SEARCHES] += not pairs_only
+                continue
         st[PAIRS] = 0
         st[TIMES] = 1
         if left > 0:
-            left = _pair_off(left, d, edge_s, deg_s, deg_t, colour, partner, taken, pair_cell,
-                             pair_colours, pair_count, most, st)  # fmt: skip
+            left = _pair_off(left, d, leaf, most, st)
         if left == 0 and not listing:
             st[FOUND] += st[TIMES]
         elif left == 0:
             phase = EMIT
         else:
             st[SEARCHES] += 1
-            st[ITEMS] = _build_links(left, d, edge_s, colour, taken, slot, top, ulink, dlink, color,
-                                     length, llink, rlink, bound, slack, regs, option_cell,
-                                     option_colour)  # fmt: skip
+            _start_match(leaf, st)
             phase = MATCH
     st[LV] = lv
     st[PHASE] = phase

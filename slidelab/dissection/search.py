@@ -4,7 +4,7 @@
 `Progress` and, when listing, a `SolutionsFound` batch with the solutions of that
 chunk (as arrays: toy problems already have millions of solutions); it returns
 a `DissectionResult`.  Closing it stops the run.  The kernel's stacks live in
-`_State`, which this module owns.  `smallest` raises d from 2 until some
+arrays this module owns (`kernels.Tree` and `kernels.Leaf`).  `smallest` raises d from 2 until some
 dissection exists.  `solve(..., prefix=...)` searches one subtree, and
 `branch_choices` lists the subtrees below one (see `split`).
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Generator
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -26,8 +26,6 @@ from slidelab.dissection.model import MAX_PIECES, Dissection, DissectionError, S
 from slidelab.dissection.motions import WITH_FLIPS
 from slidelab.dissection.shape import Shape
 from slidelab.dissection.shifts import Tables
-from slidelab.exactcover import kernels as dlx
-from slidelab.exactcover.state import LinksArrays
 from slidelab.runs import Found, Progress, drive
 
 CHUNK_SECONDS = 0.05
@@ -37,10 +35,12 @@ BUFFER_CELLS = 1 << 20
 """Cells of stored solutions the kernel may hold before the driver collects them (each call
 of the kernel costs about 0.2 ms, so batches should be large)."""
 
+BITS_NODES = 4096
+"""Nodes a count spends on one leaf's matchings on bitsets before it searches them in
+steps that can stop (see `kernels.Mode`): a few hundred microseconds at most."""
+
 TABLES_KEPT = 4
 """Tables kept for the shapes last searched (a split search asks for them per subproblem)."""
-MATCH_BATCH = 256
-"""Solutions of one exact-cover call the kernel reads back at a time."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,104 +92,78 @@ class DissectionResult:
     seconds: float
 
 
-@dataclass(eq=False)
-class _State:
-    """The kernel's stacks and scratch arrays, sized for d pieces and n cells."""
+def _tree(d: int, words: int, prefix: tuple[int, ...], kids: int) -> kernels.Tree:
+    """The kernel's stack of the 2d levels for a search below `prefix`."""
+    return kernels.Tree(
+        st=np.zeros(kernels.SLOTS, np.int64),
+        choice=np.zeros(2 * d, np.int64),
+        cover_t=np.zeros((d + 1, words), np.uint64),
+        cover_s=np.zeros((d + 1, words), np.uint64),
+        reach_s=np.zeros((d + 1, words), np.uint64),
+        unique=np.zeros(words, np.uint64),
+        forced=np.zeros((d, WITH_FLIPS, words), np.uint64),
+        forced_s=np.zeros((d + 1, words), np.uint64),
+        prefix=np.array(prefix, np.int64),
+        kids=np.zeros(kids, np.int64),
+    )
 
-    st: np.ndarray
-    choice: np.ndarray
-    cover_t: np.ndarray
-    cover_s: np.ndarray
-    reach_s: np.ndarray
-    unique: np.ndarray
-    forced: np.ndarray
-    forced_s: np.ndarray
-    edge_s: np.ndarray
-    edge_t: np.ndarray
-    deg_s: np.ndarray
-    deg_t: np.ndarray
-    colour: np.ndarray
-    partner: np.ndarray
-    taken: np.ndarray
-    queue: np.ndarray
-    slot: np.ndarray
-    pair_cell: np.ndarray
-    pair_colours: np.ndarray
-    pair_count: np.ndarray
-    digit: np.ndarray
-    first: np.ndarray
-    size: np.ndarray
-    mark: np.ndarray
-    stack: np.ndarray
-    links: LinksArrays
-    """The exact-cover engine's dancing links for the matchings (filled by the kernel)."""
-    sol_opts: np.ndarray
-    sol_ends: np.ndarray
-    option_cell: np.ndarray
-    option_colour: np.ndarray
 
-    @classmethod
-    def create(cls, cells: int, words: int, d: int) -> _State:
-        nodes = 2 * cells + 2 + 3 * cells * d  # headers, spacers and two nodes per edge
-        levels = 2 * cells + 2
-        return cls(
-            st=np.zeros(kernels.SLOTS, np.int64),
-            choice=np.zeros(2 * d, np.int64),
-            cover_t=np.zeros((d + 1, words), np.uint64),
-            cover_s=np.zeros((d + 1, words), np.uint64),
-            reach_s=np.zeros((d + 1, words), np.uint64),
-            unique=np.zeros(words, np.uint64),
-            forced=np.zeros((d, WITH_FLIPS, words), np.uint64),
-            forced_s=np.zeros((d + 1, words), np.uint64),
-            edge_s=np.zeros((cells, d), np.int32),
-            edge_t=np.zeros((cells, d), np.int32),
-            deg_s=np.zeros(cells, np.int32),
-            deg_t=np.zeros(cells, np.int32),
-            colour=np.zeros(cells, np.int32),
-            partner=np.zeros(cells, np.int32),
-            taken=np.zeros(cells, np.int32),
-            queue=np.zeros(2 * cells, np.int32),
-            slot=np.zeros(2 * cells, np.int32),
-            pair_cell=np.zeros(cells, np.int32),
-            pair_colours=np.zeros((cells, d), np.int32),
-            pair_count=np.zeros(cells, np.int32),
-            digit=np.zeros(cells, np.int32),
-            first=np.zeros(d, np.int32),
-            size=np.zeros(d, np.int32),
-            mark=np.zeros(cells, np.int32),
-            stack=np.zeros(cells, np.int32),
-            links=LinksArrays(
-                top=np.zeros(nodes, np.int32),
-                ulink=np.zeros(nodes, np.int32),
-                dlink=np.zeros(nodes, np.int32),
-                color=np.zeros(nodes, np.int32),
-                length=np.zeros(2 * cells + 1, np.int32),
-                llink=np.zeros(2 * cells + 1, np.int32),
-                rlink=np.zeros(2 * cells + 1, np.int32),
-                bound=np.zeros(2 * cells + 1, np.int32),
-                slack=np.zeros(2 * cells + 1, np.int32),
-                x=np.zeros(levels, np.int32),
-                ft=np.zeros(levels, np.int32),
-                degree=np.zeros(levels, np.int64),
-                tried=np.zeros(levels, np.int64),
-                regs=np.zeros(dlx.REGS, np.int64),
-                rng=np.ones(1, np.uint64),
-            ),
-            sol_opts=np.zeros(MATCH_BATCH * cells + levels, np.int32),
-            sol_ends=np.zeros(MATCH_BATCH, np.int64),
-            option_cell=np.zeros(cells * d, np.int32),
-            option_colour=np.zeros(cells * d, np.int32),
-        )
+def _kernel_tables(tables: Tables) -> kernels.Tables:
+    """The tables as the kernel reads them."""
+    return kernels.Tables(
+        footprint_start=tables.footprint_start,
+        footprint_target=tables.footprint_target,
+        footprint_source=tables.footprint_source,
+        target_mask=tables.target_mask,
+        source_mask=tables.source_mask,
+        source_union=tables.source_union,
+        target_reach=tables.target_reach,
+        largest_after=tables.largest_after,
+        full_source=tables.full_source,
+        full_target=tables.full_target,
+        neighbours=tables.neighbours,
+        orientation_of=np.array(
+            [tables.stances[p.stance].orientations for p in tables.placements], np.int32
+        ),
+    )
 
-    def arrays(self) -> list[np.ndarray]:
-        """The arrays in the order `kernels.search` takes them (the links' in their place)."""
-        found: list[np.ndarray] = []
-        for f in fields(self):
-            value = getattr(self, f.name)
-            found += (
-                [getattr(value, g.name) for g in fields(value)] if f.name == "links" else [value]
-            )
-        return found
+
+def _leaf(cells: int, d: int) -> kernels.Leaf:
+    """The kernel's scratch for one leaf of `cells` cells and d colours."""
+    return kernels.Leaf(
+        edge_s=np.zeros((cells, d), np.int32),
+        edge_t=np.zeros((cells, d), np.int32),
+        deg_s=np.zeros(cells, np.int32),
+        deg_t=np.zeros(cells, np.int32),
+        colour=np.zeros(cells, np.int32),
+        partner=np.zeros(cells, np.int32),
+        taken=np.zeros(cells, np.int32),
+        queue=np.zeros(2 * cells, np.int32),
+        pair_cell=np.zeros(cells, np.int32),
+        pair_colours=np.zeros((cells, d), np.int32),
+        pair_count=np.zeros(cells, np.int32),
+        digit=np.zeros(cells, np.int32),
+        free_s=np.zeros(cells, np.int32),
+        free_t=np.zeros(cells, np.int32),
+        item=np.zeros(cells + 1, np.int32),
+        tried=np.zeros(cells + 1, np.int32),
+        bits=kernels.Bits(
+            row_edges=np.zeros(64, np.uint64),
+            col_edges=np.zeros(64, np.uint64),
+            column=np.zeros(cells, np.int64),
+            weight=np.zeros((64, 64), np.int64),
+            free_rows=np.zeros(65, np.uint64),
+            free_cols=np.zeros(65, np.uint64),
+            pivot=np.zeros(65, np.int64),
+            options=np.zeros(65, np.uint64),
+            total=np.zeros(65, np.int64),
+            times=np.zeros(65, np.int64),
+        ),
+        first=np.zeros(d, np.int32),
+        size=np.zeros(d, np.int32),
+        mark=np.zeros(cells, np.int32),
+        stack=np.zeros(cells, np.int32),
+    )
 
 
 def solve(
@@ -203,37 +177,39 @@ def solve(
     """
     yield from table_steps(dissection)
     run = _Run(dissection, listing, prefix, -1)
-    state = run.state
+    st = run.tree.st
     d = dissection.pieces
     placements = len(run.tables.placements)
     while True:
         status = run.chunk()
-        stored = int(state.st[kernels.STORED])
-        state.st[kernels.STORED] = 0
+        stored = int(st[kernels.STORED])
+        st[kernels.STORED] = 0
         if stored:
             yield SolutionsFound(
-                maps=run.out_maps[:stored].copy(),
-                source_colours=run.out_colours[:stored].copy(),
-                target_colours=run.out_target[:stored].copy(),
+                maps=run.out.maps[:stored].copy(),
+                source_colours=run.out.colours[:stored].copy(),
+                target_colours=run.out.target[:stored].copy(),
             )
         if status == kernels.DONE:
             break
-        level = int(state.st[kernels.LV])
+        level = int(st[kernels.LV])
         yield Progress(
             phase=f"dissection into {d} pieces",
-            explored=int(state.st[kernels.TUPLES]),
+            explored=int(st[kernels.TUPLES]),
             elapsed=time.perf_counter() - run.started,
             depth=d,
-            found=int(state.st[kernels.FOUND]),
-            fraction=_fraction(state.choice, level, placements, d, run.tables.group, len(prefix)),
+            found=int(st[kernels.FOUND]),
+            fraction=_fraction(
+                run.tree.choice, level, placements, d, run.tables.group, len(prefix)
+            ),
         )
     return DissectionResult(
         dissection=dissection,
         shifts=placements,
-        count=int(state.st[kernels.FOUND]),
-        covers=int(state.st[kernels.COVERS]),
-        tuples=int(state.st[kernels.TUPLES]),
-        searches=int(state.st[kernels.SEARCHES]),
+        count=int(st[kernels.FOUND]),
+        covers=int(st[kernels.COVERS]),
+        tuples=int(st[kernels.TUPLES]),
+        searches=int(st[kernels.SEARCHES]),
         seconds=time.perf_counter() - run.started,
     )
 
@@ -246,7 +222,7 @@ def branch_choices(dissection: Dissection, prefix: tuple[int, ...] = ()) -> list
     run = _Run(dissection, False, prefix, len(prefix) + 1)
     while run.chunk() != kernels.DONE:
         pass
-    kids: list[int] = run.kids[: run.state.st[kernels.KIDS]].tolist()
+    kids: list[int] = run.tree.kids[: run.tree.st[kernels.KIDS]].tolist()
     return kids
 
 
@@ -280,52 +256,29 @@ class _Run:
     ) -> None:
         self.started = time.perf_counter()
         tables = self.tables = shift_tables(dissection)
-        self.dissection = dissection
-        self.listing = listing
         d = dissection.pieces
         cells = len(dissection.source)
-        self.state = _State.create(cells, tables.target_mask.shape[1], d)
+        words = tables.target_mask.shape[1]
+        kids = max(len(tables.placements), tables.group)
+        self.tree = _tree(d, words, prefix, kids)
+        self.leaf = _leaf(cells, d)
         rows = max(BUFFER_CELLS // cells, 64) if listing else 1
-        self.out_colours = np.zeros((rows, cells), np.int8)
-        self.out_target = np.zeros((rows, cells), np.int8)
-        self.out_maps = np.zeros((rows, d, 2), np.int32)
-        self.orientation_of = np.array(
-            [tables.stances[p.stance].orientations for p in tables.placements], np.int32
+        self.out = kernels.Output(
+            colours=np.zeros((rows, cells), np.int8),
+            target=np.zeros((rows, cells), np.int8),
+            maps=np.zeros((rows, d, 2), np.int32),
         )
-        self.prefix = np.array(prefix, np.int64)
-        self.split_at = split_at
-        self.kids = np.zeros(max(len(tables.placements), tables.group), np.int64)
+        self.kernel_tables = _kernel_tables(tables)
+        self.mode = kernels.Mode(
+            connected=dissection.connected, keep=listing, split_at=split_at, bits_nodes=BITS_NODES
+        )
         self.budget = 1024
 
     def chunk(self) -> int:
         """One kernel call; returns its status."""
-        tables = self.tables
         tick = time.perf_counter()
         status = kernels.search(
-            *self.state.arrays(),
-            tables.footprint_start,
-            tables.footprint_target,
-            tables.footprint_source,
-            tables.target_mask,
-            tables.source_mask,
-            tables.source_union,
-            tables.target_reach,
-            tables.largest_after,
-            tables.full_source,
-            tables.full_target,
-            tables.neighbours,
-            self.orientation_of,
-            self.dissection.pieces,
-            tables.group,
-            self.dissection.connected,
-            self.listing,
-            self.out_colours,
-            self.out_target,
-            self.out_maps,
-            self.prefix,
-            self.split_at,
-            self.kids,
-            self.budget,
+            self.kernel_tables, self.tree, self.leaf, self.out, self.mode, self.budget
         )
         took = time.perf_counter() - tick
         self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 30))

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from slidelab.dissection import search
 from slidelab.dissection.model import Dissection, square_source
 from slidelab.dissection.reference import Found, reference_solutions
-from slidelab.dissection.search import find_solutions
+from slidelab.dissection.search import count_solutions, find_solutions
 from slidelab.dissection.shape import Shape, parse_region
 from slidelab.dissection.shifts import Tables
 from tests.dissection.figures import TOY
@@ -58,6 +59,15 @@ def problems(draw: st.DrawFn) -> Dissection:
 @given(problems())
 def test_search_agrees_with_brute_force(problem):
     assert searched(problem) == reference_solutions(problem)
+
+
+@RANDOM
+@given(problems(), st.sampled_from([0, 1, 4096]))
+def test_counts_agree_with_brute_force(problem, bits_nodes):
+    # 0 and 1 nodes make every count that forced moves leave open fall back to `_match`.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "BITS_NODES", bits_nodes)
+        assert count_solutions(problem).count == len(reference_solutions(problem))
 
 
 @pytest.mark.parametrize(("connected", "flips"), [(False, False), (True, False), (False, True)])
