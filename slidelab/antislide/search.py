@@ -201,6 +201,18 @@ def solve(
     (placement numbers of `Tables.build(box, brick)`, or -1 for "this cell stays empty").
     """
     tables = yield from Tables.steps(box, brick)
+    return (yield from solve_tables(tables, min_blocks, max_blocks, keep, stream, prefix))
+
+
+def solve_tables(
+    tables: Tables,
+    min_blocks: int = 0,
+    max_blocks: int | None = None,
+    keep: bool = False,
+    stream: bool = False,
+    prefix: tuple[int, ...] = (),
+) -> Generator[Progress | PackingsFound, None, AntislideResult]:
+    """`solve` on tables already built (a split run searches many subproblems of one box)."""
     run = _Run(tables, min_blocks, max_blocks, keep or stream, prefix, -1)
     found: list[Packing] = []
     while True:
@@ -215,13 +227,17 @@ def solve(
         yield run.progress()
     counts = {b: int(c) for b, c in enumerate(run.out.by_blocks.tolist()) if c}
     return AntislideResult(
-        box, brick, tables.perm.shape[0], counts, int(run.state.st[kernels.NODES]), tuple(found)
+        tables.box,
+        tables.brick,
+        tables.perm.shape[0],
+        counts,
+        int(run.state.st[kernels.NODES]),
+        tuple(found),
     )
 
 
 def branch_moves(
-    box: Box,
-    brick: tuple[int, int, int],
+    tables: Tables,
     *,
     min_blocks: int = 0,
     max_blocks: int | None = None,
@@ -230,7 +246,7 @@ def branch_moves(
     """The moves open at the level after `prefix`: each one with `prefix` is a subproblem,
     and together they cover the subproblem `prefix`, except a packing complete at `prefix`
     itself (then the list is empty)."""
-    run = _Run(Tables.build(box, brick), min_blocks, max_blocks, False, prefix, len(prefix) + 1)
+    run = _Run(tables, min_blocks, max_blocks, False, prefix, len(prefix) + 1)
     while run.chunk() != kernels.DONE:
         pass
     if int(run.out.by_blocks.sum()):
