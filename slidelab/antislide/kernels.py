@@ -340,7 +340,7 @@ def search(s, g, goal, out, budget):
                         counts[k] = t ^ b
                         b &= ~t
                         k += cw
-        if blocks + undecided // volume < goal.min_blocks:
+        if goal.min_blocks > 0 and blocks + undecided // volume < goal.min_blocks:
             continue
         # Level lv + 1's constraint list.  Only the face sets that meet the cells just
         # decided change: the brick satisfies them, or the empty cell takes one open cell
