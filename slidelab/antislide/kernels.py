@@ -59,7 +59,7 @@ L, PHASE, NODES, BLOCKS, UNDECIDED, STORED, KIDS = range(7)
 """Slots of the state vector `st`."""
 
 NO_CELL, MANY_CELLS = -1, -2
-"""What `_lone_open_cell` returns besides a cell number."""
+"""A face set's only open cell, when it has none or several."""
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -104,7 +104,7 @@ class Stacks(NamedTuple):
     filled: np.ndarray
     forced: np.ndarray
     scratch: np.ndarray
-    """A cell set `_choose` narrows."""
+    """The cell set the choice of a cell narrows."""
     avail: np.ndarray
     blocked: np.ndarray
     """(levels x placement words) uint64, flat: the placements each level's move blocked."""
