@@ -3,15 +3,24 @@
 Level lv covers an undecided cell `cell[lv]` with the fewest options (Knuth's
 section 31), either with the empty option (EMPTY) or with a placement covering
 it; `mv[lv]` is the option chosen and `ch[lv]` its index in the cell's `cover`
-list.  `opt_at[x]` is the option deciding cell x, or UNSET.  `blocked[p]` counts
-decided cells of placement p.  `options[x]` counts the ways left to decide cell x: the
-placements that could still cover it, plus 1 for leaving it empty unless it is forced,
-plus DECIDED while it is decided (so choosing a cell is a plain minimum over one array).
+list.  `opt_at[x]` is the option deciding cell x, or UNSET.
+
+Sets of cells and of placements are bitboards: runs of 64-bit words in flat arrays
+(row r of a table starts at word r * words), cell or placement x being bit x % 64 of
+word x // 64.  `undecided`, `filled` and `forced` are cell sets; `avail` is the set of
+placements whose cells are all undecided, and `blocked[lv]` the placements the move at
+level lv took out of it.  The number of options of cell x (the available placements
+covering it, plus 1 for leaving it empty unless it is forced) is kept bit-sliced: bit x
+of plane k of `counts` is bit k of that number.  So a move lowers the counts of a
+placement's cells with a few word operations, and the cell with the fewest options is
+found by narrowing the undecided set plane by plane from the top.
 
 Constraint lists: `cons[cp[lv]:cp[lv + 1]]` are the face sets of placed bricks that
 are not yet satisfied, with two or more undecided cells, as they stand before the
-move at level lv.  A face set left with one undecided cell forces that cell to be
-nonempty (`forced[x] > 0`, undone through the stack `fstack[fp[lv]:]`).
+move at level lv.  Only the faces that meet the cells a move decides can change: a
+brick satisfies them, an empty cell takes one open cell away.  A face set left with
+one undecided cell forces that cell to be nonempty; the cells a level forces are
+`fstack[fp[lv]:fp[lv + 1]]`.
 
 Symcheck lists: `ssig[sp[lv]:sp[lv + 1]]` are the symmetries s whose image agrees
 so far with the moves before level lv, and `sjd[...]` how many levels agree
@@ -20,10 +29,10 @@ the partial packing, one that is larger drops s from the list.  The cell chosen 
 a level depends only on the moves above it, so within each class exactly one
 packing (the greedy least one along its own path) survives.
 
-Subproblems: the levels below `prefix.size` are forced to the moves in `prefix`
-(the search ends when it backs up past them), and when `split_at` >= 0 the search
+Subproblems: the levels below `goal.prefix.size` are forced to the moves in the prefix
+(the search ends when it backs up past them), and when `goal.split_at` >= 0 the search
 does not go below that level: each move made at level split_at - 1 is written to
-`kids` (counted in st[KIDS]) and taken back, which lists a subproblem's children.
+`out.kids` (counted in st[KIDS]) and taken back, which lists a subproblem's children.
 
 `search` runs until it has visited `budget` nodes, filled the solution buffer, or
 finished, and keeps all of its state in the arrays it is given.
@@ -31,7 +40,11 @@ finished, and keeps all of its state in the arrays it is given.
 
 from __future__ import annotations
 
-from slidelab.kernels import kernel
+from typing import NamedTuple
+
+import numpy as np
+
+from slidelab.kernels import kernel, trailing_zeros
 
 UNSET, EMPTY = -2, -1
 """Values of `opt_at` besides placement numbers."""
@@ -45,48 +58,105 @@ DONE, BUDGET_USED, BUFFER_FULL = 0, 1, 2
 L, PHASE, NODES, BLOCKS, UNDECIDED, STORED, KIDS = range(7)
 """Slots of the state vector `st`."""
 
-DECIDED = 1 << 30
-"""Added to `options[x]` while cell x is decided, so that the least entry is an undecided cell."""
+NO_CELL, MANY_CELLS = -1, -2
+"""A face set's only open cell, when it has none or several."""
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+class Geometry(NamedTuple):
+    """The box and brick as the kernel reads them (never written)."""
+
+    pcells: np.ndarray
+    """(P, volume) int32: the cells of each placement."""
+    cell_bits: np.ndarray
+    """(P x cell words) uint64, flat: the cells of each placement, as a set."""
+    conflicts: np.ndarray
+    """(P x placement words) uint64, flat: the placements sharing a cell with p (p too)."""
+    cover_start: np.ndarray
+    """(cells + 1) int32: the placements covering x are cover[cover_start[x]:...[x + 1]]."""
+    cover: np.ndarray
+    cover_bits: np.ndarray
+    """(cells x placement words) uint64, flat: the placements covering each cell."""
+    face_start: np.ndarray
+    """(P + 1) int32: the face sets of placement p are face_start[p] <= f < ...[p + 1]."""
+    face_bits: np.ndarray
+    """(F x cell words) uint64, flat: the cells of each face set."""
+    perm: np.ndarray
+    """(G, cells) int32: the box's symmetries, identity first."""
+    inverse_image: np.ndarray
+    """(G, P) int32: the placement that symmetry s maps onto placement p."""
+
+
+class Stacks(NamedTuple):
+    """The search's state: counters, per-level stacks and the current sets."""
+
+    st: np.ndarray
+    """int64 counters, indexed by L, PHASE, NODES, ..."""
+    cell: np.ndarray
+    mv: np.ndarray
+    ch: np.ndarray
+    opt_at: np.ndarray
+    counts: np.ndarray
+    """(planes x cell words) uint64, flat: the options of every cell, bit-sliced."""
+    undecided: np.ndarray
+    filled: np.ndarray
+    forced: np.ndarray
+    scratch: np.ndarray
+    """The cell set the choice of a cell narrows."""
+    avail: np.ndarray
+    blocked: np.ndarray
+    """(levels x placement words) uint64, flat: the placements each level's move blocked."""
+    cp: np.ndarray
+    cons: np.ndarray
+    fp: np.ndarray
+    fstack: np.ndarray
+    sp: np.ndarray
+    ssig: np.ndarray
+    sjd: np.ndarray
+
+
+class Goal(NamedTuple):
+    """Which part of the tree to search and which packings count."""
+
+    min_blocks: int
+    max_blocks: int
+    prefix: np.ndarray
+    """int32 moves forced at the first levels."""
+    split_at: int
+    """The level whose moves are listed instead of searched, or -1."""
+
+
+class Output(NamedTuple):
+    """Where the search writes what it finds."""
+
+    by_blocks: np.ndarray
+    """int64 packings found with each number of bricks."""
+    sols: np.ndarray
+    """(buffer, most bricks) int64: stored packings (no columns: count only)."""
+    sol_syms: np.ndarray
+    kids: np.ndarray
 
 
 @kernel(cache=True, nogil=True, error_model="numpy")
-def search(
-    st,
-    opt_at,
-    cell,
-    mv,
-    ch,
-    options,
-    blocked,
-    cp,
-    cons,
-    fp,
-    fstack,
-    forced,
-    sp,
-    ssig,
-    sjd,
-    pcells,
-    cover_start,
-    cover,
-    face_start,
-    fc_start,
-    fc,
-    perm,
-    inv_image,
-    by_blocks,
-    sols,
-    sol_syms,
-    min_blocks,
-    max_blocks,
-    prefix,
-    split_at,
-    kids,
-    budget,
-):
-    """Advance the backtrack by up to `budget` nodes; returns DONE, BUDGET_USED or BUFFER_FULL."""
-    ncells = opt_at.size
+def search(s, g, goal, out, budget):
+    """Advance the backtrack by up to `budget` nodes; returns DONE, BUDGET_USED or BUFFER_FULL.
+
+    One flat loop: a numba call that passes arrays costs reference counting at every
+    call, so the set operations are written out here rather than in helpers."""
+    st, cell, mv, ch, opt_at = s.st, s.cell, s.mv, s.ch, s.opt_at
+    counts, undecided_cells, filled, forced = s.counts, s.undecided, s.filled, s.forced
+    avail, blocked, cand = s.avail, s.blocked, s.scratch
+    cp, cons, fp, fstack, sp, ssig, sjd = s.cp, s.cons, s.fp, s.fstack, s.sp, s.ssig, s.sjd
+    pcells, cell_bits, conflicts = g.pcells, g.cell_bits, g.conflicts
+    cover_start, cover, cover_bits = g.cover_start, g.cover, g.cover_bits
+    face_start, face_bits, perm, inverse_image = g.face_start, g.face_bits, g.perm, g.inverse_image
+    prefix, split_at = goal.prefix, goal.split_at
+    by_blocks, sols, sol_syms, kids = out.by_blocks, out.sols, out.sol_syms, out.kids
     volume = pcells.shape[1]
+    cw, pw = undecided_cells.size, avail.size
+    planes = counts.size // cw
     lv = st[L]
     phase = st[PHASE]
     blocks = st[BLOCKS]
@@ -103,19 +173,34 @@ def search(
             lv -= 1
             x = cell[lv]
         elif phase == DESCEND:
-            # Select an undecided cell with the fewest options, or record a solution: the
-            # first cell whose count is at most 1 if there is one, else the first least.
-            fewest = options[0]
-            for y in range(1, ncells):
-                fewest = min(fewest, options[y])
+            # Select the undecided cell with the fewest options, or record a solution: the
+            # first cell with at most one option if there is one, else the first least.
+            # Narrow the undecided cells plane by plane, from the top, to those whose count
+            # has the bit clear when some have; plane 0 only if the least count is over 1.
+            left = ZERO
+            for w in range(cw):
+                cand[w] = undecided_cells[w]
+                left |= cand[w]
             x = -1
-            if fewest < DECIDED:
-                bound = max(fewest, 1)
-                x = 0
-                while options[x] > bound:
-                    x += 1
+            if left != ZERO:
+                low = True
+                for k in range(planes - 1, -1, -1):
+                    if k == 0 and low:
+                        break
+                    clear = ZERO
+                    for w in range(cw):
+                        clear |= cand[w] & ~counts[k * cw + w]
+                    if clear == ZERO:
+                        low = False
+                        continue
+                    for w in range(cw):
+                        cand[w] &= ~counts[k * cw + w]
+                w = 0
+                while cand[w] == ZERO:
+                    w += 1
+                x = w * 64 + int(trailing_zeros(cand[w]))
             if x < 0:
-                if blocks >= min_blocks:
+                if blocks >= goal.min_blocks:
                     if sols.shape[1] > 0 and stored == sols.shape[0]:
                         status = BUFFER_FULL
                         break
@@ -144,63 +229,74 @@ def search(
                 phase = NEXT
         else:
             x = cell[lv]
-        # Undo the move at level lv (if any), then try its next option.
+        # Undo the move at level lv (if any): give the placements it blocked their cells'
+        # options back (counted while its cells were decided), then undecide its cells.
         m = mv[lv]
+        if m != UNSET:
+            for w in range(pw):
+                newly = blocked[lv * pw + w]
+                avail[w] |= newly
+                while newly != ZERO:
+                    p = w * 64 + int(trailing_zeros(newly))
+                    newly &= newly - ONE
+                    for v in range(cw):
+                        b = cell_bits[p * cw + v] & undecided_cells[v]
+                        k = v
+                        while b != ZERO:  # add 1 to the counts of the cells in b
+                            t = counts[k]
+                            counts[k] = t ^ b
+                            b &= t
+                            k += cw
         if m == EMPTY:
             opt_at[x] = UNSET
-            options[x] -= DECIDED
+            undecided_cells[x >> 6] ^= ONE << np.uint64(x & 63)
             undecided += 1
-            for q in range(cover_start[x], cover_start[x + 1]):
-                p = cover[q]
-                blocked[p] -= 1
-                if blocked[p] == 0:
-                    for t in range(volume):
-                        options[pcells[p, t]] += 1
         elif m >= 0:
             for t in range(volume):
-                y = pcells[m, t]
-                opt_at[y] = UNSET
-                options[y] -= DECIDED
-                for q in range(cover_start[y], cover_start[y + 1]):
-                    p = cover[q]
-                    blocked[p] -= 1
-                    if blocked[p] == 0:
-                        for u in range(volume):
-                            options[pcells[p, u]] += 1
+                opt_at[pcells[m, t]] = UNSET
+            for w in range(cw):
+                undecided_cells[w] ^= cell_bits[m * cw + w]
+                filled[w] ^= cell_bits[m * cw + w]
             undecided += volume
             blocks -= 1
+        # Cells forced at this level may be empty again.
         while fp[lv + 1] > fp[lv]:
             fp[lv + 1] -= 1
             y = fstack[fp[lv + 1]]
-            forced[y] -= 1
-            if forced[y] == 0:
-                options[y] += 1
+            b = ONE << np.uint64(y & 63)
+            forced[y >> 6] ^= b
+            k = y >> 6
+            while b != ZERO:
+                t = counts[k]
+                counts[k] = t ^ b
+                b &= t
+                k += cw
+        is_forced = (forced[x >> 6] >> np.uint64(x & 63)) & ONE != ZERO
         c = ch[lv]
+        end = cover_start[x + 1]
         if lv < prefix.size:
             # A subproblem's forced level: its one move, if it is legal here.
             want = prefix[lv]
             if c != UNSET:
-                c = cover_start[x + 1]
+                c = end
             elif want == EMPTY:
-                c = EMPTY if forced[x] == 0 else cover_start[x + 1]
+                c = end if is_forced else EMPTY
             else:
                 c = cover_start[x]
-                while c < cover_start[x + 1] and cover[c] != want:
+                while c < end and cover[c] != want:
                     c += 1
         elif c == UNSET:
-            c = EMPTY
-            if forced[x] > 0:
-                c = cover_start[x]
+            c = cover_start[x] if is_forced else EMPTY
         else:
             c = cover_start[x] if c == EMPTY else c + 1
         # Find the next placement covering x that fits.
         m = EMPTY
         if c >= 0:
-            if blocks >= max_blocks:
-                c = cover_start[x + 1]
-            while c < cover_start[x + 1] and blocked[cover[c]] > 0:
+            if blocks >= goal.max_blocks:
+                c = end
+            while c < end and (avail[cover[c] >> 6] >> np.uint64(cover[c] & 63)) & ONE == ZERO:
                 c += 1
-            if c == cover_start[x + 1]:
+            if c == end:
                 # Level lv is exhausted: back up to level lv - 1.
                 mv[lv] = UNSET
                 lv -= 1
@@ -212,78 +308,114 @@ def search(
         ch[lv] = c
         mv[lv] = m
         visited += 1
-        # Make the move.
+        # Make the move: decide its cells, then block the placements that meet them
+        # (those covering x, or those sharing a cell with m) and lower the options of
+        # their cells that are still undecided.
         if m == EMPTY:
             opt_at[x] = EMPTY
-            options[x] += DECIDED
+            undecided_cells[x >> 6] ^= ONE << np.uint64(x & 63)
             undecided -= 1
-            for q in range(cover_start[x], cover_start[x + 1]):
-                p = cover[q]
-                blocked[p] += 1
-                if blocked[p] == 1:
-                    for t in range(volume):
-                        options[pcells[p, t]] -= 1
+            source, row = cover_bits, x
         else:
             for t in range(volume):
-                y = pcells[m, t]
-                opt_at[y] = m
-                options[y] += DECIDED
-                for q in range(cover_start[y], cover_start[y + 1]):
-                    p = cover[q]
-                    blocked[p] += 1
-                    if blocked[p] == 1:
-                        for u in range(volume):
-                            options[pcells[p, u]] -= 1
+                opt_at[pcells[m, t]] = m
+            for w in range(cw):
+                undecided_cells[w] ^= cell_bits[m * cw + w]
+                filled[w] ^= cell_bits[m * cw + w]
             undecided -= volume
             blocks += 1
-        ok = blocks + undecided // volume >= min_blocks
-        # Compute the new constraint list from the old one and the faces of the brick just
-        # placed; reject if a face set is all empty, force a cell if it has one left.
+            source, row = conflicts, m
+        for w in range(pw):
+            newly = avail[w] & source[row * pw + w]
+            avail[w] ^= newly
+            blocked[lv * pw + w] = newly
+            while newly != ZERO:
+                p = w * 64 + int(trailing_zeros(newly))
+                newly &= newly - ONE
+                for v in range(cw):
+                    b = cell_bits[p * cw + v] & undecided_cells[v]
+                    k = v
+                    while b != ZERO:  # subtract 1 from the counts of the cells in b
+                        t = counts[k]
+                        counts[k] = t ^ b
+                        b &= ~t
+                        k += cw
+        if goal.min_blocks > 0 and blocks + undecided // volume < goal.min_blocks:
+            continue
+        # Level lv + 1's constraint list.  Only the face sets that meet the cells just
+        # decided change: the brick satisfies them, or the empty cell takes one open cell
+        # away; then the brick's own face sets join.  A face set with no open cell fails,
+        # one with a single open cell forces it and leaves the list.
+        ok = True
         k = cp[lv + 1]
-        n_old = cp[lv + 1] - cp[lv]
-        n_new = face_start[m + 1] - face_start[m] if m >= 0 else 0
-        for index in range(n_old + n_new if ok else 0):
-            f = cons[cp[lv] + index] if index < n_old else face_start[m] + index - n_old
-            open_cells = 0
-            last = -1
-            satisfied = False
-            for q in range(fc_start[f], fc_start[f + 1]):
-                o = opt_at[fc[q]]
-                if o >= 0:
-                    satisfied = True
-                    break
-                if o == UNSET:
-                    open_cells += 1
-                    last = fc[q]
-            if satisfied:
-                continue
-            if open_cells == 0:
+        new_faces = face_start[m + 1] - face_start[m] if m >= 0 else 0
+        for index in range(cp[lv], cp[lv + 1] + new_faces):
+            if index < cp[lv + 1]:
+                f = cons[index]
+                touched = False
+                if m >= 0:
+                    for w in range(cw):
+                        if face_bits[f * cw + w] & cell_bits[m * cw + w] != ZERO:
+                            touched = True
+                    if touched:
+                        continue  # satisfied
+                else:
+                    touched = (face_bits[f * cw + (x >> 6)] >> np.uint64(x & 63)) & ONE != ZERO
+                if not touched:
+                    cons[k] = f
+                    k += 1
+                    continue
+            else:
+                f = face_start[m] + index - cp[lv + 1]
+                satisfied = False
+                for w in range(cw):
+                    if face_bits[f * cw + w] & filled[w] != ZERO:
+                        satisfied = True
+                if satisfied:
+                    continue
+            y = NO_CELL
+            for w in range(cw):
+                o = face_bits[f * cw + w] & undecided_cells[w]
+                if o != ZERO:
+                    y = (
+                        MANY_CELLS
+                        if y != NO_CELL or o & (o - ONE) != ZERO
+                        else w * 64 + int(trailing_zeros(o))
+                    )
+            if y == NO_CELL:
                 ok = False
                 break
-            if open_cells == 1:
-                forced[last] += 1
-                if forced[last] == 1:
-                    options[last] -= 1
-                fstack[fp[lv + 1]] = last
-                fp[lv + 1] += 1
-            else:
+            if y == MANY_CELLS:
                 cons[k] = f
                 k += 1
+                continue
+            b = ONE << np.uint64(y & 63)
+            if forced[y >> 6] & b == ZERO:
+                # Cell y must be filled: one option fewer.
+                forced[y >> 6] |= b
+                fstack[fp[lv + 1]] = y
+                fp[lv + 1] += 1
+                j = y >> 6
+                while b != ZERO:
+                    t = counts[j]
+                    counts[j] = t ^ b
+                    b &= ~t
+                    j += cw
         if not ok:
             continue
         cp[lv + 2] = k
         # Compute the new symcheck list; reject if a symmetric image is smaller.
         kk = sp[lv + 1]
         for e in range(sp[lv], sp[lv + 1]):
-            s = ssig[e]
+            sym = ssig[e]
             j = sjd[e]
             keep = True
             while j <= lv:
-                o = opt_at[perm[s, cell[j]]]
+                o = opt_at[perm[sym, cell[j]]]
                 if o == UNSET:
                     break
                 if o >= 0:
-                    o = inv_image[s, o]
+                    o = inverse_image[sym, o]
                 if o < mv[j]:
                     ok = False
                     break
@@ -294,7 +426,7 @@ def search(
             if not ok:
                 break
             if keep:
-                ssig[kk] = s
+                ssig[kk] = sym
                 sjd[kk] = j
                 kk += 1
         if not ok:

@@ -107,56 +107,85 @@ class AntislideResult:
         return max((b for b in self.by_blocks if b > 0), default=None)
 
 
-@dataclass
-class _State:
-    """The kernel's stacks and counters, sized for the deepest possible search."""
+def _bitsets(rows: np.ndarray, members: np.ndarray, count: int, universe: int) -> np.ndarray:
+    """(count, words) uint64 bitboards: row r holds the members m of every pair (r, m)."""
+    sets = np.zeros((count, max(-(-universe // 64), 1)), np.uint64)
+    bits = np.left_shift(np.uint64(1), (members & 63).astype(np.uint64))
+    np.bitwise_or.at(sets, (rows, members >> 6), bits)
+    return sets
 
-    st: np.ndarray
-    opt_at: np.ndarray
-    cell: np.ndarray
-    mv: np.ndarray
-    ch: np.ndarray
-    options: np.ndarray
-    blocked: np.ndarray
-    cp: np.ndarray
-    cons: np.ndarray
-    fp: np.ndarray
-    fstack: np.ndarray
-    forced: np.ndarray
-    sp: np.ndarray
-    ssig: np.ndarray
-    sjd: np.ndarray
 
-    @classmethod
-    def create(cls, tables: Tables) -> _State:
-        n = tables.box.cell_count
-        volume = tables.cells.shape[1]
-        groups = tables.perm.shape[0]
-        faces_per_brick = max(np.diff(tables.face_start).max(initial=0), 1)
-        pending = faces_per_brick * (n // volume + 1)
-        st = np.zeros(7, np.int64)
-        st[kernels.UNDECIDED] = n
-        sp = np.zeros(n + 3, np.int64)
-        sp[1] = groups - 1
-        ssig = np.zeros((n + 2) * groups, np.int64)
-        ssig[: groups - 1] = np.arange(1, groups)
-        return cls(
-            st,
-            np.full(n, kernels.UNSET, np.int64),
-            np.zeros(n + 1, np.int64),
-            np.full(n + 1, kernels.UNSET, np.int64),
-            np.full(n + 1, kernels.UNSET, np.int64),
-            (np.diff(tables.cover_start) + 1).astype(np.int32),  # any placement, or empty
-            np.zeros(len(tables.placements), np.int64),
-            np.zeros(n + 3, np.int64),
-            np.zeros((n + 2) * pending, np.int64),
-            np.zeros(n + 3, np.int64),
-            np.zeros((n + 2) * pending, np.int64),
-            np.zeros(n, np.int64),
-            sp,
-            ssig,
-            np.zeros((n + 2) * groups, np.int64),
-        )
+def _bitset(members: np.ndarray, universe: int) -> np.ndarray:
+    """One bitboard (a row of uint64 words) holding `members`."""
+    row: np.ndarray = _bitsets(np.zeros(len(members), np.int64), members, 1, universe)[0]
+    return row
+
+
+def _geometry(tables: Tables) -> kernels.Geometry:
+    """The kernel's view of `tables`: small integers and bitboards."""
+    n, placed = tables.box.cell_count, len(tables.placements)
+    cells = tables.cells
+    faces = len(tables.face_cells_start) - 1
+    cover_bits = _bitsets(
+        np.repeat(np.arange(n), np.diff(tables.cover_start)), tables.cover, n, placed
+    )
+    return kernels.Geometry(
+        cells.astype(np.int32),
+        _bitsets(np.repeat(np.arange(placed), cells.shape[1]), cells.ravel(), placed, n).ravel(),
+        np.bitwise_or.reduce(cover_bits[cells], axis=1).ravel(),
+        tables.cover_start.astype(np.int32),
+        tables.cover.astype(np.int32),
+        cover_bits.ravel(),
+        tables.face_start.astype(np.int32),
+        _bitsets(
+            np.repeat(np.arange(faces), np.diff(tables.face_cells_start)),
+            tables.face_cells,
+            faces,
+            n,
+        ).ravel(),
+        tables.perm.astype(np.int32),
+        tables.inverse_image.astype(np.int32),
+    )
+
+
+def _stacks(tables: Tables) -> kernels.Stacks:
+    """The kernel's stacks and counters at the root, sized for the deepest search."""
+    n = tables.box.cell_count
+    placed = len(tables.placements)
+    groups = tables.perm.shape[0]
+    faces_per_brick = max(np.diff(tables.face_start).max(initial=0), 1)
+    pending = faces_per_brick * (n // tables.cells.shape[1] + 1)
+    options = np.diff(tables.cover_start) + 1  # any placement, or empty
+    planes = int(options.max(initial=1)).bit_length()
+    counts = np.concatenate([_bitset(np.flatnonzero((options >> k) & 1), n) for k in range(planes)])
+    st = np.zeros(7, np.int64)
+    st[kernels.UNDECIDED] = n
+    sp = np.zeros(n + 3, np.int32)
+    sp[1] = groups - 1
+    ssig = np.zeros((n + 2) * groups, np.int32)
+    ssig[: groups - 1] = np.arange(1, groups)
+    cell_words = max(-(-n // 64), 1)
+    return kernels.Stacks(
+        st=st,
+        cell=np.zeros(n + 1, np.int32),
+        mv=np.full(n + 1, kernels.UNSET, np.int32),
+        ch=np.full(n + 1, kernels.UNSET, np.int32),
+        opt_at=np.full(n, kernels.UNSET, np.int32),
+        counts=counts,
+        undecided=_bitset(np.arange(n), n),
+        filled=np.zeros(cell_words, np.uint64),
+        forced=np.zeros(cell_words, np.uint64),
+        scratch=np.zeros(cell_words, np.uint64),
+        avail=_bitset(np.arange(placed), placed),
+        blocked=np.zeros((n + 1) * max(-(-placed // 64), 1), np.uint64),
+        cp=np.zeros(n + 3, np.int32),
+        cons=np.zeros((n + 2) * pending, np.int32),
+        fp=np.zeros(n + 3, np.int32),
+        fstack=np.zeros(n + 1, np.int32),
+        sp=sp,
+        ssig=ssig,
+        sjd=np.zeros((n + 2) * groups, np.int32),
+    )
 
 
 def solve(
@@ -177,6 +206,18 @@ def solve(
     (placement numbers of `Tables.build(box, brick)`, or -1 for "this cell stays empty").
     """
     tables = yield from Tables.steps(box, brick)
+    return (yield from solve_tables(tables, min_blocks, max_blocks, keep, stream, prefix))
+
+
+def solve_tables(
+    tables: Tables,
+    min_blocks: int = 0,
+    max_blocks: int | None = None,
+    keep: bool = False,
+    stream: bool = False,
+    prefix: tuple[int, ...] = (),
+) -> Generator[Progress | PackingsFound, None, AntislideResult]:
+    """`solve` on tables already built (a split run searches many subproblems of one box)."""
     run = _Run(tables, min_blocks, max_blocks, keep or stream, prefix, -1)
     found: list[Packing] = []
     while True:
@@ -189,15 +230,19 @@ def solve(
         if status == kernels.DONE:
             break
         yield run.progress()
-    counts = {b: int(c) for b, c in enumerate(run.by_blocks.tolist()) if c}
+    counts = {b: int(c) for b, c in enumerate(run.out.by_blocks.tolist()) if c}
     return AntislideResult(
-        box, brick, tables.perm.shape[0], counts, int(run.state.st[kernels.NODES]), tuple(found)
+        tables.box,
+        tables.brick,
+        tables.perm.shape[0],
+        counts,
+        int(run.state.st[kernels.NODES]),
+        tuple(found),
     )
 
 
 def branch_moves(
-    box: Box,
-    brick: tuple[int, int, int],
+    tables: Tables,
     *,
     min_blocks: int = 0,
     max_blocks: int | None = None,
@@ -206,12 +251,12 @@ def branch_moves(
     """The moves open at the level after `prefix`: each one with `prefix` is a subproblem,
     and together they cover the subproblem `prefix`, except a packing complete at `prefix`
     itself (then the list is empty)."""
-    run = _Run(Tables.build(box, brick), min_blocks, max_blocks, False, prefix, len(prefix) + 1)
+    run = _Run(tables, min_blocks, max_blocks, False, prefix, len(prefix) + 1)
     while run.chunk() != kernels.DONE:
         pass
-    if int(run.by_blocks.sum()):
+    if int(run.out.by_blocks.sum()):
         return []
-    kids: list[int] = run.kids[: run.state.st[kernels.KIDS]].tolist()
+    kids: list[int] = run.out.kids[: run.state.st[kernels.KIDS]].tolist()
     return kids
 
 
@@ -229,39 +274,33 @@ class _Run:
     ) -> None:
         n = tables.box.cell_count
         volume = tables.cells.shape[1]
-        self.limit = n // volume if max_blocks is None else max_blocks
-        if min_blocks < 0 or self.limit < 0:
+        limit = n // volume if max_blocks is None else max_blocks
+        if min_blocks < 0 or limit < 0:
             raise SlidelabError("--min-blocks and --max-blocks must not be negative")
         self.tables = tables
-        self.min_blocks = min_blocks
-        self.state = _State.create(tables)
-        self.by_blocks = np.zeros(n // volume + 1, np.int64)
+        self.state = _stacks(tables)
+        self.geometry = _geometry(tables)
+        self.goal = kernels.Goal(min_blocks, limit, np.array(prefix, np.int32), split_at)
         width = max(n // volume, 1) if keep else 0
-        self.sols = np.zeros((BUFFER if keep else 1, width), np.int64)
-        self.sol_syms = np.zeros(self.sols.shape[0], np.int64)
-        self.prefix = np.array(prefix, np.int64)
-        self.split_at = split_at
-        self.kids = np.zeros(len(tables.placements) + 1, np.int64)
+        sols = np.zeros((BUFFER if keep else 1, width), np.int64)
+        self.out = kernels.Output(
+            np.zeros(n // volume + 1, np.int64),
+            sols,
+            np.zeros(sols.shape[0], np.int64),
+            np.zeros(len(tables.placements) + 1, np.int64),
+        )
         self.started = time.perf_counter()
         self.budget = 1024
 
     def chunk(self) -> int:
         """One kernel call; returns its status."""
-        state, tables = self.state, self.tables
         tick = time.perf_counter()
         interpreted = (
-            tables.box.cell_count <= INTERPRETED_CELLS
-            and state.st[kernels.NODES] < INTERPRETED_NODES
+            self.tables.box.cell_count <= INTERPRETED_CELLS
+            and self.state.st[kernels.NODES] < INTERPRETED_NODES
         )
         search = kernels.search.python if interpreted else kernels.search.compiled
-        status = search(
-            state.st, state.opt_at, state.cell, state.mv, state.ch, state.options,
-            state.blocked, state.cp, state.cons, state.fp, state.fstack, state.forced,
-            state.sp, state.ssig, state.sjd, tables.cells, tables.cover_start, tables.cover,
-            tables.face_start, tables.face_cells_start, tables.face_cells, tables.perm,
-            tables.inverse_image, self.by_blocks, self.sols, self.sol_syms, self.min_blocks,
-            self.limit, self.prefix, self.split_at, self.kids, self.budget,
-        )  # fmt: skip
+        status = search(self.state, self.geometry, self.goal, self.out, self.budget)
         took = time.perf_counter() - tick
         self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))
         return int(status)
@@ -276,8 +315,8 @@ class _Run:
         numbers = np.int16 if len(self.tables.placements) < 2**15 else np.int32
         return PackingsFound(
             self.tables.placements,
-            self.sols[:stored].astype(numbers),
-            self.sol_syms[:stored].astype(np.uint8),
+            self.out.sols[:stored].astype(numbers),
+            self.out.sol_syms[:stored].astype(np.uint8),
         )
 
     def progress(self) -> Progress:
@@ -286,7 +325,7 @@ class _Run:
             explored=int(self.state.st[kernels.NODES]),
             elapsed=time.perf_counter() - self.started,
             depth=int(self.state.st[kernels.L]),
-            found=int(self.by_blocks.sum()),
+            found=int(self.out.by_blocks.sum()),
             fraction=self.fraction(),
         )
 
@@ -295,7 +334,7 @@ class _Run:
         among the siblings at each level, as if every choice led to an equal subtree."""
         done, weight = 0.0, 1.0
         start = self.tables.cover_start
-        for level in range(self.prefix.size, int(self.state.st[kernels.L]) + 1):
+        for level in range(self.goal.prefix.size, int(self.state.st[kernels.L]) + 1):
             x = int(self.state.cell[level])
             choice = int(self.state.ch[level])
             if x < 0 or choice == kernels.UNSET:

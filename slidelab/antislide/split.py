@@ -14,9 +14,10 @@ import hashlib
 import time
 from collections.abc import Generator
 from dataclasses import dataclass
+from functools import lru_cache
 
-from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement
-from slidelab.antislide.search import AntislideResult, Packing, branch_moves, solve
+from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement, Tables
+from slidelab.antislide.search import AntislideResult, Packing, branch_moves, solve_tables
 from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress
@@ -27,6 +28,13 @@ class Branch:
     key: tuple[int, ...]
     moves: tuple[int, ...]
     """The moves forced at the first levels (placement numbers, or -1 for an empty cell)."""
+
+
+@lru_cache(maxsize=1)
+def _tables(box: Box, brick: tuple[int, int, int]) -> Tables:
+    """The tables of the box a process is splitting or searching, built once: every
+    subproblem and every split of one run needs the same (tens of ms each to build)."""
+    return Tables.build(box, brick)
 
 
 @dataclass(frozen=True)
@@ -44,8 +52,8 @@ class AntislideJob:
 
     def children(self, branch: Branch) -> list[Branch]:
         moves = branch_moves(
-            self.box, self.brick, min_blocks=self.min_blocks, max_blocks=self.max_blocks,
-            prefix=branch.moves,
+            _tables(self.box, self.brick), min_blocks=self.min_blocks,
+            max_blocks=self.max_blocks, prefix=branch.moves,
         )  # fmt: skip
         return [Branch((*branch.key, n), (*branch.moves, m)) for n, m in enumerate(moves)]
 
@@ -55,9 +63,9 @@ class AntislideJob:
         return within_budget(self._search(branch), budget, growth)
 
     def _search(self, branch: Branch) -> Generator[Progress, None, TaskResult]:
-        search = solve(
-            self.box, self.brick, min_blocks=self.min_blocks, max_blocks=self.max_blocks,
-            keep=self.keep, prefix=branch.moves,
+        search = solve_tables(
+            _tables(self.box, self.brick), self.min_blocks, self.max_blocks, self.keep,
+            prefix=branch.moves,
         )  # fmt: skip
         result: AntislideResult = yield from search  # type: ignore[misc]
         payload: dict[str, object] = {"by_blocks": {str(b): c for b, c in result.by_blocks.items()}}

@@ -96,6 +96,15 @@ def test_agrees_with_brute_force_on_other_bricks(dims, brick):
     assert drive(solve(Box(dims), brick)).by_blocks == orbit_counts(Box(dims), brick)
 
 
+@pytest.mark.parametrize(
+    ("dims", "brick"),
+    [((1, 2, 66), (1, 1, 33)), ((1, 1, 130), (1, 1, 65)), ((2, 3, 22), (2, 3, 7))],
+)
+def test_agrees_with_brute_force_past_two_words(dims, brick):
+    # over 128 cells and 64 placements: the kernel's cell and placement sets take 3 and 2 words
+    assert drive(solve(Box(dims), brick)).by_blocks == orbit_counts(Box(dims), brick)
+
+
 def test_block_filters():
     result = drive(solve(Box((4, 4, 4)), min_blocks=13, max_blocks=15))
     assert result.by_blocks == {13: 1, 14: 72, 15: 21}
