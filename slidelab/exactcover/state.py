@@ -36,10 +36,14 @@ FORMAT_VERSION = 1
 LINKS, BITS = "links", "bits"
 ENGINES = (LINKS, BITS)
 
-BITS_MAX_WORK = 3072
-"""The bits engine is chosen when (primary items) x (options / 64) is at most this."""
+BITS_MAX_SCAN = 64
+"""The bits engine is chosen when (primary items) x (options / 64), the words its choice of
+an item may scan at a node, is at most this many times the mean length of a primary item's
+list (about the updates dancing links make per option they hide): measured, it holds for
+pentomino boxes, the Bedlam cube and up to 45 queens, where bitsets run 1.6-6x more nodes a
+second, and fails for Sudoku and 70 or 100 queens, where dancing links run 1.3-4.5x more."""
 
-BITS_MAX_OPTIONS = 8192
+BITS_MAX_OPTIONS = 16384
 """... and there are at most this many options (its tables grow with their square)."""
 
 PROGRESS_SECONDS = 0.05
@@ -231,12 +235,16 @@ def arrays_bytes(matrix: Matrix, engine: str) -> int:
 
 
 def choose_engine(problem: Problem) -> str:
-    """The faster engine for `problem`: bits for small exactly-once problems, else links."""
-    words = -(-len(problem.options) // 64)
-    small = (
-        len(problem.options) <= BITS_MAX_OPTIONS and len(problem.primary) * words <= BITS_MAX_WORK
-    )
-    return BITS if small and not problem.has_multiplicities else LINKS
+    """The faster engine for `problem`: bits for exactly-once problems whose item lists are
+    long for their number of bitset words (see `BITS_MAX_SCAN`), else links."""
+    n_options = len(problem.options)
+    if problem.has_multiplicities or n_options > BITS_MAX_OPTIONS:
+        return LINKS
+    primary = set(problem.primary)
+    entries = sum(item in primary for option in problem.options for item, _ in option)
+    words = -(-n_options // 64)
+    scan = len(problem.primary) ** 2 * words
+    return BITS if scan <= BITS_MAX_SCAN * entries else LINKS
 
 
 def links_for_pruning(matrix: Matrix) -> Generator[Progress, None, LinksArrays]:
