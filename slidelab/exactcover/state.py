@@ -20,17 +20,19 @@ import time
 import zipfile
 from collections.abc import Generator
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
+from slidelab.exactcover.kernels import BitsArrays
 from slidelab.exactcover.problem import Matrix, Problem
 from slidelab.fileio import FileAccessError, write_bytes_atomically
 from slidelab.memory import MemoryBudget
 from slidelab.runs import Pacer, Progress, drive
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bumped whenever the meaning of the saved arrays changes."""
 
 LINKS, BITS = "links", "bits"
@@ -86,31 +88,6 @@ class LinksArrays:
     """Level, resume point and counters (indices in `kernels`)."""
     rng: np.ndarray
     """State of the kernels' random-number generator (used by seeded runs)."""
-
-
-@dataclass(eq=False)
-class BitsArrays:
-    """Option bitsets and the choice stack of the bits engine (see `kernels.search_bits`)."""
-
-    item_opts: np.ndarray
-    """Row i: the options containing primary item i."""
-    conflict: np.ndarray
-    """Row k: the options that cannot go with option k (k itself included)."""
-    option_cover: np.ndarray
-    """Row k: the primary items option k covers (bit i - 1 for item i)."""
-    order: np.ndarray
-    """Option k of the engine is option order[k] of the problem (shuffled by a seed)."""
-    live: np.ndarray
-    """Row l: the options that agree with the choices above level l."""
-    covered: np.ndarray
-    """Row l: the primary items the choices above level l cover."""
-    x: np.ndarray
-    item: np.ndarray
-    """The item branched on at each level."""
-    degree: np.ndarray
-    tried: np.ndarray
-    regs: np.ndarray
-    rng: np.ndarray
 
 
 Arrays = LinksArrays | BitsArrays
@@ -364,14 +341,19 @@ def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArr
     levels = n1 + 1
     live = np.zeros((levels, conflict.shape[1]), np.uint64)
     live[0] = _pack(alive[order][None, :])[0]
+    live_words = np.zeros((levels, -(-live.shape[1] // 64)), np.uint64)
+    live_words[0] = _pack(live[:1] != 0, live_words.shape[1])[0]
+    item_opts = np.ascontiguousarray(item_opts[: n1 + 1])
     covered = np.zeros((levels, -(-n1 // 64) or 1), np.uint64)
     covered[0] = ~_pack(np.ones((1, n1), np.bool_), covered.shape[1])[0]
     return BitsArrays(
-        item_opts=np.ascontiguousarray(item_opts[: n1 + 1]),
+        item_opts=item_opts,
+        item_words=_pack(item_opts != 0, live_words.shape[1]),
         conflict=conflict,
         option_cover=_pack(covers, covered.shape[1]),
         order=order.astype(np.int64),
         live=live,
+        live_words=live_words,
         covered=covered,
         x=np.zeros(levels, np.int64),
         item=np.zeros(levels, np.int64),
@@ -409,8 +391,13 @@ def save_state(path: str | os.PathLike[str], state: SearchState) -> None:
         ]
     )
     buffer = io.BytesIO()
-    np.savez(buffer, meta=meta, alive=state.alive, **asdict(state.arrays))
+    np.savez(buffer, meta=meta, alive=state.alive, **_named(state.arrays))
     write_bytes_atomically(path, buffer.getvalue())
+
+
+def _named(arrays: Arrays) -> dict[str, Any]:
+    """The arrays of an engine by name."""
+    return arrays._asdict() if isinstance(arrays, BitsArrays) else asdict(arrays)
 
 
 def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
@@ -422,8 +409,10 @@ def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
                 raise StateError(
                     f"{path}: saved by another version of slidelab; start the search anew"
                 )
-            kind = BitsArrays if meta[2] == BITS else LinksArrays
-            arrays = kind(**{f.name: saved[f.name] for f in fields(kind)})
+            if meta[2] == BITS:
+                arrays: Arrays = BitsArrays(*(saved[name] for name in BitsArrays._fields))
+            else:
+                arrays = LinksArrays(**{f.name: saved[f.name] for f in fields(LinksArrays)})
             alive = saved["alive"]
     except FileNotFoundError:
         raise FileAccessError(f"{path}: no such file") from None
