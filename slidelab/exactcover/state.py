@@ -321,16 +321,13 @@ def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArr
     option_of = np.repeat(np.arange(n_options), np.diff(matrix.option_starts))
     items = matrix.option_items.astype(np.int64)
     colours = matrix.option_colours.astype(np.int64)
-    # has[i, k]: option k contains item i; has_colour[pair, k]: it gives the pair's colour.
+    # has[i, k]: option k contains item i.
     has = np.zeros((n + 1, n_options), np.bool_)
     has[items, rank[option_of]] = True
-    pairs, pair_of = np.unique(np.stack([items, colours], axis=1), axis=0, return_inverse=True)
-    has_colour = np.zeros((len(pairs), n_options), np.bool_)
-    has_colour[pair_of.ravel(), rank[option_of]] = True
     item_opts = _pack(has)
-    blocks = item_opts[items] & ~np.where(
-        (colours > 0)[:, None], _pack(has_colour)[pair_of.ravel()], np.uint64(0)
-    )
+    blocks = item_opts[items]
+    if colours.any():
+        blocks &= ~_same_colour(items, colours, rank[option_of], n_options)
     conflict = np.zeros((n_options, item_opts.shape[1]), np.uint64)
     if n_options:
         by_option = np.bitwise_or.reduceat(blocks, matrix.option_starts[:-1], axis=0)
@@ -362,6 +359,17 @@ def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArr
         regs=np.zeros(kernels.REGS, np.int64),
         rng=_seed_words(rng),
     )
+
+
+def _same_colour(
+    items: np.ndarray, colours: np.ndarray, options: np.ndarray, n_options: int
+) -> np.ndarray:
+    """Row e: the options that give entry e's item entry e's colour (none if it has none);
+    entry e belongs to option options[e]."""
+    pairs, pair_of = np.unique(np.stack([items, colours], axis=1), axis=0, return_inverse=True)
+    has_colour = np.zeros((len(pairs), n_options), np.bool_)
+    has_colour[pair_of.ravel(), options] = True
+    return np.where((colours > 0)[:, None], _pack(has_colour)[pair_of.ravel()], np.uint64(0))
 
 
 def _pack(bits: np.ndarray, words: int | None = None) -> np.ndarray:
