@@ -51,6 +51,9 @@ BITS_MAX_OPTIONS = 16384
 PROGRESS_SECONDS = 0.05
 """Most time between two progress events while the links are built."""
 
+CONFLICT_CHUNK = 1024
+"""Options whose conflict rows the bits engine's tables are built for at a time."""
+
 LINK_CHUNK = 1 << 21
 """Nodes one call of `kernels.link_nodes` puts into their lists (a few milliseconds)."""
 
@@ -207,7 +210,12 @@ def arrays_bytes(matrix: Matrix, engine: str) -> int:
     """About the most memory building `engine`'s arrays for `matrix` holds at once."""
     entries, options, items = len(matrix.option_items), matrix.n_options, matrix.n_items
     if engine == BITS:
-        return 3 * (items + 1) * options + 16 * entries
+        # item rows (booleans, padded, and packed; as many again for coloured entries), the
+        # conflict rows, a row per entry of a chunk of options, and a few entry arrays
+        words = -(-options // 64)
+        chunk = min(entries, -(-entries * CONFLICT_CHUNK // max(options, 1)))
+        rows = 3 * (items + 1) * (options + 8 * words)
+        return rows + (options + chunk) * 8 * words + 48 * entries
     return LINK_ENTRY_BYTES * (entries + options + items)
 
 
@@ -320,18 +328,11 @@ def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArr
     rank[order] = np.arange(n_options)
     option_of = np.repeat(np.arange(n_options), np.diff(matrix.option_starts))
     items = matrix.option_items.astype(np.int64)
-    colours = matrix.option_colours.astype(np.int64)
     # has[i, k]: option k contains item i.
     has = np.zeros((n + 1, n_options), np.bool_)
     has[items, rank[option_of]] = True
     item_opts = _pack(has)
-    blocks = item_opts[items]
-    if colours.any():
-        blocks &= ~_same_colour(items, colours, rank[option_of], n_options)
-    conflict = np.zeros((n_options, item_opts.shape[1]), np.uint64)
-    if n_options:
-        by_option = np.bitwise_or.reduceat(blocks, matrix.option_starts[:-1], axis=0)
-        conflict = np.ascontiguousarray(by_option[order])
+    conflict = _conflicts(matrix, item_opts, rank[option_of], rank)
     primary_entry = items <= n1
     covers = np.zeros((n_options, n1), np.bool_)
     covers[rank[option_of[primary_entry]], items[primary_entry] - 1] = True
@@ -361,15 +362,31 @@ def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArr
     )
 
 
-def _same_colour(
-    items: np.ndarray, colours: np.ndarray, options: np.ndarray, n_options: int
+def _conflicts(
+    matrix: Matrix, item_opts: np.ndarray, entry_option: np.ndarray, rank: np.ndarray
 ) -> np.ndarray:
-    """Row e: the options that give entry e's item entry e's colour (none if it has none);
-    entry e belongs to option options[e]."""
-    pairs, pair_of = np.unique(np.stack([items, colours], axis=1), axis=0, return_inverse=True)
-    has_colour = np.zeros((len(pairs), n_options), np.bool_)
-    has_colour[pair_of.ravel(), options] = True
-    return np.where((colours > 0)[:, None], _pack(has_colour)[pair_of.ravel()], np.uint64(0))
+    """Row rank[k]: the engine options that cannot go with option k, which are those that
+    share an item with it, less those that give the item the same colour.  Built
+    `CONFLICT_CHUNK` options at a time: a row per entry of them is held meanwhile.
+    (`entry_option`: the engine option of each entry.)"""
+    n_options, words = matrix.n_options, item_opts.shape[1]
+    items, colours, starts = matrix.option_items, matrix.option_colours, matrix.option_starts
+    conflict = np.zeros((n_options, words), np.uint64)
+    coloured = colours.any()
+    if coloured:
+        pairs, pair_of = np.unique(np.stack([items, colours], 1), axis=0, return_inverse=True)
+        has_colour = np.zeros((len(pairs), n_options), np.bool_)
+        has_colour[pair_of.ravel(), entry_option] = True
+        colour_rows = _pack(has_colour)
+    for first in range(0, n_options, CONFLICT_CHUNK):
+        last = min(first + CONFLICT_CHUNK, n_options)
+        a, b = starts[first], starts[last]
+        blocks = item_opts[items[a:b]]
+        if coloured:
+            same = colour_rows[pair_of.ravel()[a:b]]
+            blocks &= ~np.where((colours[a:b] > 0)[:, None], same, np.uint64(0))
+        conflict[rank[first:last]] = np.bitwise_or.reduceat(blocks, starts[first:last] - a, 0)
+    return conflict
 
 
 def _pack(bits: np.ndarray, words: int | None = None) -> np.ndarray:
