@@ -30,6 +30,8 @@ solution), so the next call carries on from there.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -486,31 +488,127 @@ def _lowest_bit(typingctx, word):
     return types.uint64(types.uint64), codegen
 
 
+class BitsArrays(NamedTuple):
+    """The tables and the choice stack of `search_bits`, handed to it as one argument.
+
+    Option sets are rows of uint64 words, option k at bit k % 64 of word k // 64; a
+    row's summary has bit w % 64 of its word w // 64 set when word w of the row is not 0.
+    """
+
+    item_opts: np.ndarray
+    """Row i: the options containing primary item i."""
+    item_words: np.ndarray
+    """Row i: the summary of row i of `item_opts`."""
+    conflict: np.ndarray
+    """Row k: the options that cannot go with option k (k itself included)."""
+    option_cover: np.ndarray
+    """Row k: the primary items option k covers (bit i - 1 for item i)."""
+    order: np.ndarray
+    """Option k of the engine is option order[k] of the problem (shuffled by a seed)."""
+    live: np.ndarray
+    """Row l: the options that agree with the choices above level l."""
+    live_words: np.ndarray
+    """Row l: the summary of row l of `live`."""
+    covered: np.ndarray
+    """Row l: the primary items the choices above level l cover."""
+    x: np.ndarray
+    """The option chosen at each level (-1: none left)."""
+    item: np.ndarray
+    """The item branched on at each level."""
+    degree: np.ndarray
+    """Branching degree at each level, for the progress estimate."""
+    tried: np.ndarray
+    """How many choices came before x_l at each level."""
+    regs: np.ndarray
+    """Level, resume point and counters (indices above)."""
+    rng: np.ndarray
+    """State of the random-number generator (used by seeded runs)."""
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _next_option(live, level, item_opts, i, start):
+def _next_option(a, level, i, start):
     """The first option >= start that is still live at `level` and contains item i, or -1."""
-    words = live.shape[1]
+    words = a.live.shape[1]
     w = start >> 6
     if w >= words:
         return -1
-    word = live[level, w] & item_opts[i, w] & (_ALL << np.uint64(start & 63))
+    word = a.live[level, w] & a.item_opts[i, w] & (_ALL << np.uint64(start & 63))
     while word == 0:
         w += 1
         if w == words:
             return -1
-        word = live[level, w] & item_opts[i, w]
+        word = a.live[level, w] & a.item_opts[i, w]
     return (w << 6) + np.int64(_lowest_bit(word))
 
 
-@njit(cache=True, nogil=True)
-def search_bits(
-    item_opts, conflict, option_cover, order, live, covered,
-    x, item, degree, tried, regs, rng, randomize, n_primary,
-    listing, sol_opts, sol_ends, limit, budget,
-):  # fmt: skip
-    """Algorithm C (exactly-once items, colours) on bitsets; called like `search_m`.
+@njit(cache=True, nogil=True, inline="always")
+def _live_length(a, level, i, theta):
+    """LEN(i) at `level`, or some number above theta once it is known to be above it.
 
-    The search tree is the one dancing links explore: `live[l]` holds, one bit per
+    Only the words where both the live options and item i's options have a bit are read
+    (their summaries say which): deep in the tree most live words are 0."""
+    lam = 0
+    for s in range(a.item_words.shape[1]):
+        both = a.live_words[level, s] & a.item_words[i, s]
+        while both != 0:
+            w = (s << 6) + np.int64(_lowest_bit(both))
+            both &= both - np.uint64(1)
+            lam += np.int64(_popcount(a.live[level, w] & a.item_opts[i, w]))
+            if lam > theta:
+                return lam
+    return lam
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _choose_item(a, level, randomize, n_primary):
+    """C3: (LEN, item) of the uncovered primary item with the fewest live options, the
+    leftmost of several (or one of them at random); LEN is INFINITY when all are covered."""
+    theta = INFINITY
+    best = 0
+    ties = 0
+    for v in range(a.covered.shape[1]):
+        open_items = ~a.covered[level, v]
+        while open_items != 0:
+            p = (v << 6) + np.int64(_lowest_bit(open_items)) + 1
+            open_items &= open_items - np.uint64(1)
+            if p > n_primary:
+                break
+            lam = _live_length(a, level, p, theta)
+            if lam < theta:
+                theta = lam
+                best = p
+                ties = 1
+                if lam == 0 and not randomize:
+                    return theta, best
+            elif lam == theta and randomize:
+                ties += 1
+                if _random_below(a.rng, ties) == 0:
+                    best = p
+        if theta == 0:
+            break
+    return theta, best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _take_option(a, level, xl):
+    """Level l + 1 after x_l: the live options less those in conflict with x_l, the items
+    x_l covers added to the covered ones."""
+    for s in range(a.live_words.shape[1]):
+        a.live_words[level + 1, s] = 0
+    for w in range(a.live.shape[1]):
+        word = a.live[level, w] & ~a.conflict[xl, w]
+        a.live[level + 1, w] = word
+        if word != 0:
+            a.live_words[level + 1, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
+    for v in range(a.covered.shape[1]):
+        a.covered[level + 1, v] = a.covered[level, v] | a.option_cover[xl, v]
+
+
+@njit(cache=True, nogil=True)
+def search_bits(a, randomize, n_primary, listing, sol_opts, sol_ends, limit, budget):
+    """Algorithm C (exactly-once items, colours) on bitsets; stops as `search_m` does.
+
+    The search tree is the one dancing links explore: `a.live[l]` holds, one bit per
     option, the options that agree with x_0 .. x_{l-1} (those a DLX search still has
     in its lists at level l), so LEN(i) = |live[l] & item_opts[i]| and the MRV choice,
     Knuth's leftmost tie rule and the order of the options (their numbers) all match.
@@ -518,8 +616,8 @@ def search_bits(
     free.  `covered[l]` has one bit per primary item (bit i - 1 for item i) already
     covered at level l.  Option k here is option `order[k]` of the problem.
     """
-    words = live.shape[1]
-    item_words = covered.shape[1]
+    regs = a.regs
+    x = a.x
     level = regs[LEVEL]
     nodes = regs[NODES]
     stop = nodes + budget
@@ -531,42 +629,17 @@ def search_bits(
             if nodes >= stop:
                 regs[PC] = ENTER
                 break
-            # C3. [Choose i.] The uncovered primary item with the fewest live options,
-            # the leftmost of several (or one of them at random).
-            theta = INFINITY
-            ties = 0
-            for v in range(item_words):
-                open_items = ~covered[level, v]
-                while open_items != 0:
-                    bit = np.int64(_lowest_bit(open_items))
-                    open_items &= open_items - np.uint64(1)
-                    p = (v << 6) + bit + 1
-                    if p > n_primary:
-                        break
-                    lam = 0
-                    for w in range(words):
-                        lam += np.int64(_popcount(live[level, w] & item_opts[p, w]))
-                        if lam > theta:
-                            break
-                    if lam < theta:
-                        theta = lam
-                        i = p
-                        ties = 1
-                    elif lam == theta and randomize:
-                        ties += 1
-                        if _random_below(rng, ties) == 0:
-                            i = p
-                if theta == 0:
-                    break
+            # C3. [Choose i.]
+            theta, i = _choose_item(a, level, randomize, n_primary)
             if theta == INFINITY:
                 step = _VISIT  # every primary item is covered
                 continue
             nodes += 1
-            degree[level] = theta
-            tried[level] = 0
-            item[level] = i
+            a.degree[level] = theta
+            a.tried[level] = 0
+            a.item[level] = i
             # C4. [Cover i.] (Nothing to do: level l + 1 starts from live[l].)
-            x[level] = _next_option(live, level, item_opts, i, 0)
+            x[level] = _next_option(a, level, i, 0)
             step = _C5
         elif step == _C5:
             # C5. [Try x_l.]
@@ -574,17 +647,14 @@ def search_bits(
             if xl < 0:
                 step = _C8  # C7. [Backtrack.] (Nothing to uncover.)
                 continue
-            for w in range(words):
-                live[level + 1, w] = live[level, w] & ~conflict[xl, w]
-            for v in range(item_words):
-                covered[level + 1, v] = covered[level, v] | option_cover[xl, v]
+            _take_option(a, level, xl)
             level += 1
             step = _C2
         elif step == _C6:
             # C6. [Try again.]
-            i = item[level]
-            tried[level] += 1
-            x[level] = _next_option(live, level, item_opts, i, x[level] + 1)
+            i = a.item[level]
+            a.tried[level] += 1
+            x[level] = _next_option(a, level, i, x[level] + 1)
             step = _C5
         elif step == _C8:
             # C8. [Leave level l.]
@@ -599,7 +669,7 @@ def search_bits(
             if listing:
                 fill = regs[FILL]
                 for k in range(level):
-                    sol_opts[fill] = order[x[k]]
+                    sol_opts[fill] = a.order[x[k]]
                     fill += 1
                 sol_ends[regs[SOLS]] = fill
                 regs[SOLS] += 1

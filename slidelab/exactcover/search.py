@@ -22,10 +22,10 @@ import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
+from slidelab.exactcover.kernels import BitsArrays
 from slidelab.exactcover.problem import Matrix, Option, Problem
 from slidelab.exactcover.state import (
     LINKS,
-    BitsArrays,
     SearchState,
     choose_engine,
     first_nodes,
@@ -175,10 +175,8 @@ class _Run:
         tick = time.perf_counter()
         if isinstance(a, BitsArrays):
             kernels.search_bits(
-                a.item_opts, a.conflict, a.option_cover, a.order, a.live, a.covered,
-                a.x, a.item, a.degree, a.tried, a.regs, a.rng, self.state.random_seed is not None,
-                self.state.n_primary, self.listing, self.sol_opts, self.sol_ends,
-                self.limit, self.budget,
+                a, self.state.random_seed is not None, self.state.n_primary, self.listing,
+                self.sol_opts, self.sol_ends, self.limit, self.budget,
             )  # fmt: skip
         else:
             kernels.search_m(

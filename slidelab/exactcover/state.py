@@ -20,30 +20,39 @@ import time
 import zipfile
 from collections.abc import Generator
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
+from slidelab.exactcover.kernels import BitsArrays
 from slidelab.exactcover.problem import Matrix, Problem
 from slidelab.fileio import FileAccessError, write_bytes_atomically
 from slidelab.memory import MemoryBudget
 from slidelab.runs import Pacer, Progress, drive
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bumped whenever the meaning of the saved arrays changes."""
 
 LINKS, BITS = "links", "bits"
 ENGINES = (LINKS, BITS)
 
-BITS_MAX_WORK = 3072
-"""The bits engine is chosen when (primary items) x (options / 64) is at most this."""
+BITS_MAX_SCAN = 64
+"""The bits engine is chosen when (primary items) x (options / 64), the words its choice of
+an item may scan at a node, is at most this many times the mean length of a primary item's
+list (about the updates dancing links make per option they hide): measured, it holds for
+pentomino boxes, the Bedlam cube and up to 45 queens, where bitsets run 1.6-6x more nodes a
+second, and fails for Sudoku and 70 or 100 queens, where dancing links run 1.3-4.5x more."""
 
-BITS_MAX_OPTIONS = 8192
+BITS_MAX_OPTIONS = 16384
 """... and there are at most this many options (its tables grow with their square)."""
 
 PROGRESS_SECONDS = 0.05
 """Most time between two progress events while the links are built."""
+
+CONFLICT_CHUNK = 1024
+"""Options whose conflict rows the bits engine's tables are built for at a time."""
 
 LINK_CHUNK = 1 << 21
 """Nodes one call of `kernels.link_nodes` puts into their lists (a few milliseconds)."""
@@ -82,31 +91,6 @@ class LinksArrays:
     """Level, resume point and counters (indices in `kernels`)."""
     rng: np.ndarray
     """State of the kernels' random-number generator (used by seeded runs)."""
-
-
-@dataclass(eq=False)
-class BitsArrays:
-    """Option bitsets and the choice stack of the bits engine (see `kernels.search_bits`)."""
-
-    item_opts: np.ndarray
-    """Row i: the options containing primary item i."""
-    conflict: np.ndarray
-    """Row k: the options that cannot go with option k (k itself included)."""
-    option_cover: np.ndarray
-    """Row k: the primary items option k covers (bit i - 1 for item i)."""
-    order: np.ndarray
-    """Option k of the engine is option order[k] of the problem (shuffled by a seed)."""
-    live: np.ndarray
-    """Row l: the options that agree with the choices above level l."""
-    covered: np.ndarray
-    """Row l: the primary items the choices above level l cover."""
-    x: np.ndarray
-    item: np.ndarray
-    """The item branched on at each level."""
-    degree: np.ndarray
-    tried: np.ndarray
-    regs: np.ndarray
-    rng: np.ndarray
 
 
 Arrays = LinksArrays | BitsArrays
@@ -226,17 +210,26 @@ def arrays_bytes(matrix: Matrix, engine: str) -> int:
     """About the most memory building `engine`'s arrays for `matrix` holds at once."""
     entries, options, items = len(matrix.option_items), matrix.n_options, matrix.n_items
     if engine == BITS:
-        return 3 * (items + 1) * options + 16 * entries
+        # item rows (booleans, padded, and packed; as many again for coloured entries), the
+        # conflict rows, a row per entry of a chunk of options, and a few entry arrays
+        words = -(-options // 64)
+        chunk = min(entries, -(-entries * CONFLICT_CHUNK // max(options, 1)))
+        rows = 3 * (items + 1) * (options + 8 * words)
+        return rows + (options + chunk) * 8 * words + 48 * entries
     return LINK_ENTRY_BYTES * (entries + options + items)
 
 
 def choose_engine(problem: Problem) -> str:
-    """The faster engine for `problem`: bits for small exactly-once problems, else links."""
-    words = -(-len(problem.options) // 64)
-    small = (
-        len(problem.options) <= BITS_MAX_OPTIONS and len(problem.primary) * words <= BITS_MAX_WORK
-    )
-    return BITS if small and not problem.has_multiplicities else LINKS
+    """The faster engine for `problem`: bits for exactly-once problems whose item lists are
+    long for their number of bitset words (see `BITS_MAX_SCAN`), else links."""
+    n_options = len(problem.options)
+    if problem.has_multiplicities or n_options > BITS_MAX_OPTIONS:
+        return LINKS
+    primary = set(problem.primary)
+    entries = sum(item in primary for option in problem.options for item, _ in option)
+    words = -(-n_options // 64)
+    scan = len(problem.primary) ** 2 * words
+    return BITS if scan <= BITS_MAX_SCAN * entries else LINKS
 
 
 def links_for_pruning(matrix: Matrix) -> Generator[Progress, None, LinksArrays]:
@@ -335,35 +328,30 @@ def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArr
     rank[order] = np.arange(n_options)
     option_of = np.repeat(np.arange(n_options), np.diff(matrix.option_starts))
     items = matrix.option_items.astype(np.int64)
-    colours = matrix.option_colours.astype(np.int64)
-    # has[i, k]: option k contains item i; has_colour[pair, k]: it gives the pair's colour.
+    # has[i, k]: option k contains item i.
     has = np.zeros((n + 1, n_options), np.bool_)
     has[items, rank[option_of]] = True
-    pairs, pair_of = np.unique(np.stack([items, colours], axis=1), axis=0, return_inverse=True)
-    has_colour = np.zeros((len(pairs), n_options), np.bool_)
-    has_colour[pair_of.ravel(), rank[option_of]] = True
     item_opts = _pack(has)
-    blocks = item_opts[items] & ~np.where(
-        (colours > 0)[:, None], _pack(has_colour)[pair_of.ravel()], np.uint64(0)
-    )
-    conflict = np.zeros((n_options, item_opts.shape[1]), np.uint64)
-    if n_options:
-        by_option = np.bitwise_or.reduceat(blocks, matrix.option_starts[:-1], axis=0)
-        conflict = np.ascontiguousarray(by_option[order])
+    conflict = _conflicts(matrix, item_opts, rank[option_of], rank)
     primary_entry = items <= n1
     covers = np.zeros((n_options, n1), np.bool_)
     covers[rank[option_of[primary_entry]], items[primary_entry] - 1] = True
     levels = n1 + 1
     live = np.zeros((levels, conflict.shape[1]), np.uint64)
     live[0] = _pack(alive[order][None, :])[0]
+    live_words = np.zeros((levels, -(-live.shape[1] // 64)), np.uint64)
+    live_words[0] = _pack(live[:1] != 0, live_words.shape[1])[0]
+    item_opts = np.ascontiguousarray(item_opts[: n1 + 1])
     covered = np.zeros((levels, -(-n1 // 64) or 1), np.uint64)
     covered[0] = ~_pack(np.ones((1, n1), np.bool_), covered.shape[1])[0]
     return BitsArrays(
-        item_opts=np.ascontiguousarray(item_opts[: n1 + 1]),
+        item_opts=item_opts,
+        item_words=_pack(item_opts != 0, live_words.shape[1]),
         conflict=conflict,
         option_cover=_pack(covers, covered.shape[1]),
         order=order.astype(np.int64),
         live=live,
+        live_words=live_words,
         covered=covered,
         x=np.zeros(levels, np.int64),
         item=np.zeros(levels, np.int64),
@@ -372,6 +360,33 @@ def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArr
         regs=np.zeros(kernels.REGS, np.int64),
         rng=_seed_words(rng),
     )
+
+
+def _conflicts(
+    matrix: Matrix, item_opts: np.ndarray, entry_option: np.ndarray, rank: np.ndarray
+) -> np.ndarray:
+    """Row rank[k]: the engine options that cannot go with option k, which are those that
+    share an item with it, less those that give the item the same colour.  Built
+    `CONFLICT_CHUNK` options at a time: a row per entry of them is held meanwhile.
+    (`entry_option`: the engine option of each entry.)"""
+    n_options, words = matrix.n_options, item_opts.shape[1]
+    items, colours, starts = matrix.option_items, matrix.option_colours, matrix.option_starts
+    conflict = np.zeros((n_options, words), np.uint64)
+    coloured = colours.any()
+    if coloured:
+        pairs, pair_of = np.unique(np.stack([items, colours], 1), axis=0, return_inverse=True)
+        has_colour = np.zeros((len(pairs), n_options), np.bool_)
+        has_colour[pair_of.ravel(), entry_option] = True
+        colour_rows = _pack(has_colour)
+    for first in range(0, n_options, CONFLICT_CHUNK):
+        last = min(first + CONFLICT_CHUNK, n_options)
+        a, b = starts[first], starts[last]
+        blocks = item_opts[items[a:b]]
+        if coloured:
+            same = colour_rows[pair_of.ravel()[a:b]]
+            blocks &= ~np.where((colours[a:b] > 0)[:, None], same, np.uint64(0))
+        conflict[rank[first:last]] = np.bitwise_or.reduceat(blocks, starts[first:last] - a, 0)
+    return conflict
 
 
 def _pack(bits: np.ndarray, words: int | None = None) -> np.ndarray:
@@ -401,8 +416,13 @@ def save_state(path: str | os.PathLike[str], state: SearchState) -> None:
         ]
     )
     buffer = io.BytesIO()
-    np.savez(buffer, meta=meta, alive=state.alive, **asdict(state.arrays))
+    np.savez(buffer, meta=meta, alive=state.alive, **_named(state.arrays))
     write_bytes_atomically(path, buffer.getvalue())
+
+
+def _named(arrays: Arrays) -> dict[str, Any]:
+    """The arrays of an engine by name."""
+    return arrays._asdict() if isinstance(arrays, BitsArrays) else asdict(arrays)
 
 
 def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
@@ -414,8 +434,10 @@ def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
                 raise StateError(
                     f"{path}: saved by another version of slidelab; start the search anew"
                 )
-            kind = BitsArrays if meta[2] == BITS else LinksArrays
-            arrays = kind(**{f.name: saved[f.name] for f in fields(kind)})
+            if meta[2] == BITS:
+                arrays: Arrays = BitsArrays(*(saved[name] for name in BitsArrays._fields))
+            else:
+                arrays = LinksArrays(**{f.name: saved[f.name] for f in fields(LinksArrays)})
             alive = saved["alive"]
     except FileNotFoundError:
         raise FileAccessError(f"{path}: no such file") from None

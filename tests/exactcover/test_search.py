@@ -88,6 +88,17 @@ def test_engines_walk_the_same_tree_in_the_same_order():
         assert bits[2].nodes == links[2].nodes
 
 
+def test_engines_agree_on_more_than_64_words_of_options():
+    # 6195 options: 97 words a row, so the bits engine's summaries take two words
+    items = range(20)
+    problem = Problem.of_sets(items, [s for size in range(1, 5) for s in combinations(items, size)])
+    bits = events(solve(problem, engine=BITS, limit=300, max_chunk_nodes=7))
+    links = events(solve(problem, engine=LINKS, limit=300, preprocess=False))
+    assert len(bits[0]) == 300
+    assert bits[0] == links[0]
+    assert bits[2].nodes == links[2].nodes
+
+
 def test_knuths_examples():
     assert find_solutions(parse_problem(DLX1_EXAMPLE)) == [
         [
@@ -192,6 +203,8 @@ def test_default_engine():
     assert choose_engine(pentominoes(6, 10)) == BITS
     assert choose_engine(parse_problem(DLX3_EXAMPLE)) == LINKS
     assert choose_engine(queens(100)) == LINKS
+    # the rule's switch between bitsets and links for n queens (state.BITS_MAX_SCAN)
+    assert (choose_engine(queens(45)), choose_engine(queens(46))) == (BITS, LINKS)
 
 
 def test_progress_events_are_progress():
