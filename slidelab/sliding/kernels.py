@@ -1,10 +1,21 @@
 """Numba kernels for breadth-first search over sliding-block configurations.
 
-A configuration is packed into `words` uint64s: the anchor cell of every piece,
-`bits` bits each, pieces grouped by kind and sorted by anchor within a kind (so
-identical pieces give one packing).  Configurations are appended to `states` in
-breadth-first order, with the index of their predecessor in `parents`; `table`
-is an open-addressing hash table of state index + 1 (0 = empty slot).
+A configuration is a code of `board.words` uint64s (one for most puzzles; see
+`encoding`): each kind of piece either has one field per piece holding the
+position of its anchor cell, the fields of identical pieces in increasing
+order, or one bit per possible anchor position, set where a piece of the kind
+stands.  Either way identical pieces give one code.  Most kinds are
+*xor-coded*: moving one of their pieces from anchor a to anchor b flips
+`xor_bits[k, a]` and `xor_bits[k, b]` in their words; only kinds with several
+pieces stored as fields need their fields sorted again.
+
+A `Space` holds the configurations in breadth-first order (`states`, which is
+also the queue) and `table`, an open-addressing hash table of state index + 1
+(0 = empty slot).  Every move can be undone, so the successors of a
+configuration at distance d lie at distance d - 1, d or d + 1: the table only
+has to find the configurations from index `counts[FLOOR]` on (the start of the
+layer before the one being expanded), and `rebuild` drops the older ones when
+it fills up.  Paths are found again from the layers (`first_match`).
 
 The board is padded as in Knuth's program: `width = cols + 1` with one boundary
 column, and a boundary row above and below, so a unit step off the board always
@@ -20,8 +31,73 @@ release the GIL); `insert_all` then inserts what they collected, in order.
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
+
+
+class Board(NamedTuple):
+    """The puzzle as the kernels see it (made by `encoding.build_tables`)."""
+
+    kind_of: np.ndarray
+    """Kind of each piece; pieces are numbered by kind, then by anchor cell."""
+    kind_first: np.ndarray
+    """Pieces of kind k are kind_first[k] .. kind_first[k + 1] - 1."""
+    off_lo: np.ndarray
+    off_hi: np.ndarray
+    offs: np.ndarray
+    """offs[off_lo[k]:off_hi[k]]: the padded-board offsets of kind k's cells from its anchor."""
+    pad_of: np.ndarray
+    """Padded cell of each board cell."""
+    cell_of: np.ndarray
+    """Board cell of each padded cell (-1 on the boundary)."""
+    base_occ: np.ndarray
+    """The padded board without pieces: -1 boundary or obstacle, 0 free."""
+    width: int
+    """Padded row length."""
+    words: int
+    """uint64 words in a code."""
+    pos_of: np.ndarray
+    """pos_of[k, cell]: the position number of an anchor of kind k there (-1: cannot stand)."""
+    cell_at: np.ndarray
+    """cell_at[k, position]: the inverse of pos_of."""
+    mask_base: np.ndarray
+    """Global bit of position 0 of each kind coded by a mask, -1 for kinds coded by fields."""
+    field_bits: np.ndarray
+    """Bits of each field, per kind (0 for mask kinds)."""
+    field_at: np.ndarray
+    """Global bit of each piece's field (-1 for pieces of mask kinds)."""
+    xor_word: np.ndarray
+    xor_bits: np.ndarray
+    """xor_word[k, cell], xor_bits[k, cell]: what a piece of a xor-coded kind adds there."""
+    sorted_kind: np.ndarray
+    """Kinds coded by several fields kept in order (moving one re-sorts them)."""
+
+
+class Space(NamedTuple):
+    """The configurations met so far and the hash table that finds the recent ones."""
+
+    states: np.ndarray
+    """(capacity, words) uint64 codes in breadth-first order."""
+    table: np.ndarray
+    """uint32 open-addressing table of state index + 1; its size is a power of two."""
+    counts: np.ndarray
+    """int64: see N, FILL, ROOM, MAX_FILL, FLOOR."""
+
+
+N, FILL, ROOM, MAX_FILL, FLOOR = 0, 1, 2, 3, 4
+"""Slots of `Space.counts`: configurations held, table entries, most configurations that may
+be held now, most table entries before a rebuild, first index the table must find."""
+
+
+class Sifted(NamedTuple):
+    """A thread's successors that the table lacked, with the index of their parents."""
+
+    keys: np.ndarray
+    parents: np.ndarray
+
 
 NEW, OLD, FULL = 0, 1, 2
 """Outcomes of inserting a configuration."""
@@ -35,14 +111,12 @@ PENDING = 512
 STEP, RAY, FLOOD = 0, 1, 2
 """How a chosen set of pieces may move: one step, straight slides, any path."""
 
-USED = np.uint64(1 << 63)
-"""Marks an occupied table slot; packing leaves the top bit of each word free."""
-
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
+_ONE = np.uint64(1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _hash(key):
     h = np.uint64(0x632BE59BD9B4E019)
     for w in range(key.size):
@@ -51,96 +125,147 @@ def _hash(key):
     return h ^ (h >> np.uint64(29))
 
 
-@njit(cache=True, nogil=True)
-def pack(anchors, bits, per_word, out):
-    """Pack anchor cells into `out` (uint64 words)."""
-    word = 0
-    slot = 0
-    acc = np.uint64(0)
-    for i in range(anchors.size):
-        acc |= np.uint64(anchors[i]) << np.uint64(slot * bits)
-        slot += 1
-        if slot == per_word:
-            out[word] = acc
-            word += 1
-            slot = 0
-            acc = np.uint64(0)
-    if slot:
-        out[word] = acc
+@njit(cache=True, nogil=True, inline="always")
+def _lowest_bit(bits):
+    """Index of the lowest set bit of a nonzero uint64 (a power of two converts exactly)."""
+    return math.frexp(float(bits & (~bits + _ONE)))[1] - 1
 
 
 @njit(cache=True, nogil=True)
-def unpack(key, bits, per_word, out):
-    """Unpack anchor cells from the words of `key` into `out`."""
-    unpack_row(key.reshape(1, key.size), np.int64(0), bits, per_word, out)
+def pack(board, anchors, out):
+    """Code the anchor cells (pieces in order, sorted within each kind) into `out`."""
+    for w in range(out.size):
+        out[w] = 0
+    for p in range(anchors.size):
+        k = board.kind_of[p]
+        pos = board.pos_of[k, anchors[p]]
+        if board.mask_base[k] >= 0:
+            g = board.mask_base[k] + pos
+            out[g >> 6] |= _ONE << np.uint64(g & 63)
+        else:
+            g = board.field_at[p]
+            out[g >> 6] |= np.uint64(pos) << np.uint64(g & 63)
 
 
 @njit(cache=True, nogil=True)
-def unpack_row(states, row, bits, per_word, out):
-    """Unpack the anchor cells of `states[row]` into `out`."""
-    mask = np.uint64((1 << bits) - 1)
-    word = 0
-    slot = 0
-    acc = states[row, 0]
-    for i in range(out.size):
-        out[i] = np.int64(acc & mask)
-        acc >>= np.uint64(bits)
-        slot += 1
-        if slot == per_word and i + 1 < out.size:
-            word += 1
-            slot = 0
-            acc = states[row, word]
+def unpack(board, key, out):
+    """Decode the anchor cells of `key` into `out`."""
+    unpack_row(board, key.reshape(1, key.size), np.int64(0), out)
 
 
-@njit(cache=True, nogil=True)
-def _find(table, key, slot):
-    """Probe `table` for `key` from `slot`: (its slot, True), or (the empty slot, False)."""
-    mask = table.shape[0] - 1
-    first = key[0] | USED
+@njit(cache=True, nogil=True, inline="always")
+def unpack_row(board, states, row, out):
+    """Decode the anchor cells of `states[row]` into `out`, in piece order."""
+    for k in range(board.mask_base.size):
+        first = board.kind_first[k]
+        base = board.mask_base[k]
+        if base < 0:
+            mask = (_ONE << np.uint64(board.field_bits[k])) - _ONE
+            for p in range(first, board.kind_first[k + 1]):
+                g = board.field_at[p]
+                pos = (states[row, g >> 6] >> np.uint64(g & 63)) & mask
+                out[p] = board.cell_at[k, pos]
+            continue
+        p = first
+        w = base >> 6
+        while p < board.kind_first[k + 1]:
+            bits = states[row, w]
+            if w == base >> 6:
+                bits &= ~((_ONE << np.uint64(base & 63)) - _ONE)
+            while bits and p < board.kind_first[k + 1]:
+                g = 64 * w + _lowest_bit(bits)
+                out[p] = board.cell_at[k, g - base]
+                p += 1
+                bits &= bits - _ONE
+            w += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _same(states, index, key):
+    for w in range(key.size):
+        if states[index, w] != key[w]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _find(space, key, slot):
+    """Probe the table for `key` from `slot`: (its slot, True), or (the empty slot, False)."""
+    table = space.table
+    mask = table.size - 1
     while True:
-        head = table[slot, 0]
-        if head == 0:
+        entry = table[slot]
+        if entry == 0:
             return slot, False
-        if head == first:
-            same = True
-            for w in range(1, key.size):
-                if table[slot, w] != key[w]:
-                    same = False
-                    break
-            if same:
-                return slot, True
+        if _same(space.states, np.int64(entry) - 1, key):
+            return slot, True
         slot = (slot + 1) & mask
 
 
-@njit(cache=True, nogil=True)
-def insert(states, parents, n, table, key, parent, max_fill):
-    """Add `key` if it is new; returns (new n, NEW | OLD | FULL)."""
-    slot, found = _find(table, key, np.int64(_hash(key) & np.uint64(table.shape[0] - 1)))
-    if found:
-        return n, OLD
-    if n >= states.shape[0] or n >= max_fill:
-        return n, FULL
-    table[slot, 0] = key[0] | USED
+@njit(cache=True, nogil=True, inline="always")
+def _home(space, key):
+    return np.int64(_hash(key) & np.uint64(space.table.size - 1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _insert_at(space, key, slot):
+    """Append `key` (absent from the table, whose empty `slot` ends its probe) if there is room."""
+    counts = space.counts
+    n = counts[N]
+    if n >= counts[ROOM] or counts[FILL] >= counts[MAX_FILL]:
+        return FULL
     for w in range(key.size):
-        states[n, w] = key[w]
-    for w in range(1, key.size):
-        table[slot, w] = key[w]
-    parents[n] = parent
-    return n + 1, NEW
+        space.states[n, w] = key[w]
+    space.table[slot] = np.uint32(n + 1)
+    counts[N] = n + 1
+    counts[FILL] += 1
+    return NEW
 
 
 @njit(cache=True, nogil=True)
-def rehash(states, n, table):
-    """Fill an empty `table` with the first n states."""
-    mask = table.shape[0] - 1
-    words = states.shape[1]
-    for index in range(n):
-        slot = np.int64(_hash(states[index]) & np.uint64(mask))
-        while table[slot, 0] != 0:
+def insert(space, key):
+    """Add `key` if it is new; returns NEW, OLD or FULL."""
+    slot, found = _find(space, key, _home(space, key))
+    if found:
+        return OLD
+    return _insert_at(space, key, slot)
+
+
+@njit(cache=True, nogil=True)
+def rebuild(space):
+    """Fill the (cleared) table with the states from counts[FLOOR] on."""
+    table = space.table
+    table[:] = 0
+    mask = table.size - 1
+    counts = space.counts
+    for index in range(counts[FLOOR], counts[N]):
+        slot = np.int64(_hash(space.states[index]) & np.uint64(mask))
+        while table[slot] != 0:
             slot = (slot + 1) & mask
-        table[slot, 0] = states[index, 0] | USED
-        for w in range(1, words):
-            table[slot, w] = states[index, w]
+        table[slot] = np.uint32(index + 1)
+    counts[FILL] = counts[N] - counts[FLOOR]
+
+
+@njit(cache=True, nogil=True)
+def first_match(states, lo, hi, keys):
+    """The first index in lo..hi whose state is a row of `keys`, or -1."""
+    size = 1
+    while size < 2 * keys.shape[0]:
+        size *= 2
+    mask = size - 1
+    table = np.zeros(size, np.int64)
+    for r in range(keys.shape[0]):
+        slot = np.int64(_hash(keys[r]) & np.uint64(mask))
+        while table[slot] != 0:
+            slot = (slot + 1) & mask
+        table[slot] = r + 1
+    for index in range(lo, hi):
+        slot = np.int64(_hash(states[index]) & np.uint64(mask))
+        while table[slot] != 0:
+            if _same(keys, table[slot] - 1, states[index]):
+                return index
+            slot = (slot + 1) & mask
+    return -1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -201,7 +326,7 @@ def _closure(occ, delta, n_vertices, desc, anc):
     `anc[v]` the reverse relation.
     """
     for v in range(n_vertices):
-        desc[v] = np.uint64(1) << np.uint64(v)
+        desc[v] = _ONE << np.uint64(v)
         anc[v] = 0
     for x in range(occ.size - delta):
         a = occ[x]
@@ -211,17 +336,17 @@ def _closure(occ, delta, n_vertices, desc, anc):
         u = a if a > 0 else 0
         v = b if b > 0 else 0
         if u != v:
-            desc[u] |= np.uint64(1) << np.uint64(v)
+            desc[u] |= _ONE << np.uint64(v)
     # Warshall's algorithm, one bitset row per vertex.
     for k in range(n_vertices):
-        bit = np.uint64(1) << np.uint64(k)
+        bit = _ONE << np.uint64(k)
         for v in range(n_vertices):
             if desc[v] & bit:
                 desc[v] |= desc[k]
     for u in range(n_vertices):
         for v in range(n_vertices):
-            if desc[u] & (np.uint64(1) << np.uint64(v)):
-                anc[v] |= np.uint64(1) << np.uint64(u)
+            if desc[u] & (_ONE << np.uint64(v)):
+                anc[v] |= _ONE << np.uint64(u)
 
 
 @njit(cache=True, nogil=True)
@@ -238,7 +363,7 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
     _closure(occ, delta, n_vertices, desc, anc)
     everyone = np.uint64(0)
     for v in range(n_vertices):
-        everyone |= np.uint64(1) << np.uint64(v)
+        everyone |= _ONE << np.uint64(v)
     top = 1
     inc_stack[0] = 0
     exc_stack[0] = 0
@@ -248,16 +373,14 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
         exc = exc_stack[top]
         undecided = everyone & ~(inc | exc)
         if undecided != 0:
-            v = 0
-            while not (undecided >> np.uint64(v)) & np.uint64(1):
-                v += 1
+            v = _lowest_bit(undecided)
             inc_stack[top] = inc
             exc_stack[top] = exc | anc[v]
             inc_stack[top + 1] = inc | desc[v]
             exc_stack[top + 1] = exc
             top += 2
             continue
-        if inc & np.uint64(1):
+        if inc & _ONE:
             chosen = everyone & ~inc
             direction = -delta
         else:
@@ -274,44 +397,51 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
 
 
 @njit(cache=True, nogil=True)
-def _touch(table, pending, count, slots):
+def _touch(space, pending, count, slots):
     """Put the home slot of each pending configuration in `slots`, loading each once.
 
-    Hash table and state lookups miss the cache on big searches.  Touching every
-    slot first, in a loop of independent loads, lets the processor overlap those
-    misses; the lookups that follow then find their memory in cache.
+    Table and state lookups miss the cache on big searches.  Touching every slot
+    and the state it names first, in a loop of independent loads, lets the
+    processor overlap those misses; the lookups that follow find them in cache.
     """
-    mask = table.shape[0] - 1
+    table = space.table
+    states = space.states
+    mask = table.size - 1
     touched = np.uint64(0)
     for i in range(count):
-        slots[i] = np.int64(_hash(pending[i]) & np.uint64(mask))
-        touched += table[slots[i], 0]
-    slots[count] = np.int64(touched & np.uint64(1))  # keeps the touching loads alive
+        slot = np.int64(_hash(pending[i]) & np.uint64(mask))
+        slots[i] = slot
+        entry = table[slot]
+        if entry != 0:
+            touched += states[np.int64(entry) - 1, 0]
+    slots[count] = np.int64(touched & _ONE)  # keeps the touching loads alive
 
 
 @njit(cache=True, nogil=True)
-def _flush(states, parents, n, table, pending, pending_parent, count, max_fill, slots):
-    """Insert the pending configurations in order; returns (n, index of the first that
-    did not fit or -1)."""
-    _touch(table, pending, count, slots)
+def _flush(space, pending, count, slots):
+    """Insert the pending configurations in order; returns the index of the first that
+    did not fit, or -1."""
+    _touch(space, pending, count, slots)
     for i in range(count):
-        n, status = insert(states, parents, n, table, pending[i], pending_parent[i], max_fill)
-        if status == FULL:
-            return n, i
-    return n, -1
+        slot, found = _find(space, pending[i], slots[i])
+        if not found and _insert_at(space, pending[i], slot) == FULL:
+            return i
+    return -1
 
 
 @njit(cache=True, nogil=True)
-def _sift(table, pending, pending_parent, count, out, out_parent, n_out, slots):
-    """Append the pending configurations that `table` lacks to `out`, in order.
+def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
+    """Append the pending configurations that the table lacks to `sifted`, in order.
 
-    Returns (n_out, index of the first that did not fit or -1).  When `out` fills
-    up, the successors of that configuration's parent already appended are taken
-    back too, so `out` holds whole parents only.
+    Returns (n_out, index of the first that did not fit or -1).  When `sifted`
+    fills up, the successors of that configuration's parent already appended are
+    taken back too, so it holds whole parents only.
     """
-    _touch(table, pending, count, slots)
+    _touch(space, pending, count, slots)
+    out = sifted.keys
+    out_parent = sifted.parents
     for i in range(count):
-        if _find(table, pending[i], slots[i])[1]:
+        if _find(space, pending[i], slots[i])[1]:
             continue
         if n_out >= out.shape[0]:
             while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:
@@ -325,39 +455,16 @@ def _sift(table, pending, pending_parent, count, out, out_parent, n_out, slots):
 
 
 @njit(cache=True, nogil=True)
-def _drain(
-    sift,
-    states,
-    parents,
-    n,
-    table,
-    pending,
-    pending_parent,
-    count,
-    max_fill,
-    out,
-    out_parent,
-    slots,
-):
-    """Hand the pending configurations to `_sift` (into `out`) or to `_flush` (into the table)."""
-    if sift:
-        return _sift(table, pending, pending_parent, count, out, out_parent, n, slots)
-    return _flush(states, parents, n, table, pending, pending_parent, count, max_fill, slots)
-
-
-@njit(cache=True, nogil=True)
-def insert_all(states, parents, n, table, keys, key_parent, max_fill):
-    """Insert every row of `keys` in order, as `expand` would have; returns (n, index of
-    the first that did not fit or -1)."""
+def insert_all(space, keys):
+    """Insert every row of `keys` in order, as `expand` would have; returns the index of
+    the first that did not fit, or -1."""
     slots = np.empty(PENDING + 1, np.int64)
     for lo in range(0, keys.shape[0], PENDING):
         hi = min(keys.shape[0], lo + PENDING)
-        n, failed = _flush(
-            states, parents, n, table, keys[lo:hi], key_parent[lo:hi], hi - lo, max_fill, slots
-        )
+        failed = _flush(space, keys[lo:hi], hi - lo, slots)
         if failed >= 0:
-            return n, lo + failed
-    return n, -1
+            return lo + failed
+    return -1
 
 
 @njit(cache=True, nogil=True)
@@ -388,73 +495,90 @@ def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
     return count
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _resort(board, key, buf, anchors, k):
+    """Rewrite the fields of kind k in `key` from `buf` (sorted here), then reset `buf`."""
+    lo = board.kind_first[k]
+    hi = board.kind_first[k + 1]
+    for i in range(lo + 1, hi):
+        value = buf[i]
+        t = i - 1
+        while t >= lo and buf[t] > value:
+            buf[t + 1] = buf[t]
+            t -= 1
+        buf[t + 1] = value
+    mask = (_ONE << np.uint64(board.field_bits[k])) - _ONE
+    for i in range(lo, hi):
+        g = board.field_at[i]
+        shift = np.uint64(g & 63)
+        pos = np.uint64(board.pos_of[k, buf[i]])
+        key[g >> 6] = (key[g >> 6] & ~(mask << shift)) | (pos << shift)
+        buf[i] = anchors[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _successor(board, parent_key, set_pieces, lo, hi, anchors, disp, buf, key):
+    """Write into `key` the code of `parent_key` with pieces set_pieces[lo:hi] shifted by
+    `disp` (a padded-board offset)."""
+    for w in range(key.size):
+        key[w] = parent_key[w]
+    resort = False
+    for m in range(lo, hi):
+        p = set_pieces[m]
+        k = board.kind_of[p]
+        a = anchors[p]
+        b = board.cell_of[board.pad_of[a] + disp]
+        if board.sorted_kind[k]:
+            buf[p] = b
+            resort = True
+        else:
+            key[board.xor_word[k, a]] ^= board.xor_bits[k, a]
+            key[board.xor_word[k, b]] ^= board.xor_bits[k, b]
+    if resort:
+        for m in range(lo, hi):
+            k = board.kind_of[set_pieces[m]]
+            if board.sorted_kind[k] and (m == lo or board.kind_of[set_pieces[m - 1]] != k):
+                _resort(board, key, buf, anchors, k)
+
+
 @njit(cache=True, nogil=True)
-def expand(
-    states,
-    parents,
-    n,
-    table,
-    lo,
-    hi,
-    budget,
-    reach,
-    superpieces,
-    max_fill,
-    bits,
-    per_word,
-    kind_of,
-    seg_lo,
-    seg_hi,
-    off_lo,
-    off_hi,
-    offs,
-    pad_of,
-    cell_of,
-    base_occ,
-    width,
-    sift,
-    out,
-    out_parent,
-):
+def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     """Expand parents lo.. (at most `budget` of them, stopping at hi).
 
     A move shifts one piece, or with `superpieces` any set of pieces that can shift
     together, by the displacements `reach` (STEP, RAY or FLOOD) allows.
-    Returns (next parent to expand, n, RANGE_DONE | BUDGET_USED | NEED_ROOM).
+    Returns (next parent to expand, RANGE_DONE | BUDGET_USED | NEED_ROOM, rows).
     Successors are inserted in the order they are generated.  When one does not
     fit, its parent is expanded again from the start on the next call; the
     configurations it already added are found again as old.
 
-    With `sift`, the table is only read: the successors it lacks are appended to
-    `out` with their parents in `out_parent` (n counts the rows of `out`, `parents`
-    and `max_fill` are not used), whole parents at a time, for `insert_all` to
-    insert later.  Calls on disjoint ranges can then run on several threads.
+    With `sift`, the table is only read: the successors it lacks go to `sifted`
+    with their parents (`rows` counts them), whole parents at a time, for
+    `insert_all` to insert later.  Calls on disjoint ranges can then run on
+    several threads.
     """
-    n_pieces = kind_of.size
+    states = space.states
+    n_pieces = board.kind_of.size
     n_vertices = n_pieces + 1
+    width = board.width
+    pad_of = board.pad_of
+    offs = board.offs
     anchors = np.empty(n_pieces, np.int64)
     buf = np.empty(n_pieces, np.int64)
-    occ = np.empty(base_occ.size, np.int64)
-    # Successors wait in `pending` and are handled in batches (see _drain).
-    pending = np.empty((PENDING, states.shape[1]), np.uint64)
+    occ = np.empty(board.base_occ.size, np.int64)
+    # Successors wait in `pending` and are handled in batches (see _flush and _sift).
+    pending = np.empty((PENDING, board.words), np.uint64)
     pending_parent = np.empty(PENDING, np.int64)
     slots = np.empty(PENDING + 1, np.int64)
     n_pending = np.int64(0)
-    words = states.shape[1]
-    field_word = np.empty(n_pieces, np.int64)
-    field_shift = np.empty(n_pieces, np.uint64)
-    field_mask = np.empty(n_pieces, np.uint64)
-    for i in range(n_pieces):
-        field_word[i] = i // per_word
-        field_shift[i] = np.uint64(bits * (i % per_word))
-        field_mask[i] = np.uint64((1 << bits) - 1) << field_shift[i]
+    rows = np.int64(0)
     max_cells = 0
     for p in range(n_pieces):
-        max_cells += off_hi[kind_of[p]] - off_lo[kind_of[p]]
+        max_cells += board.off_hi[board.kind_of[p]] - board.off_lo[board.kind_of[p]]
     cells = np.empty(max_cells, np.int64)
-    seen = np.zeros(base_occ.size, np.int64)
-    queue = np.empty(base_occ.size, np.int64)
-    disps = np.empty(base_occ.size, np.int64)
+    seen = np.zeros(occ.size, np.int64)
+    queue = np.empty(occ.size, np.int64)
+    disps = np.empty(occ.size, np.int64)
     dirs = np.array([1, -1, width, -width], np.int64)
     desc = np.empty(n_vertices, np.uint64)
     anc = np.empty(n_vertices, np.uint64)
@@ -467,20 +591,20 @@ def expand(
     set_lo = np.arange(4 * n_pieces + 1)
     set_pieces = np.empty(4 * n_pieces, np.int64)
     marks = np.zeros(4 * n_pieces, np.int64)
-    n_sets = np.int64(0)
+    # A step of a superpiece always fits: the ideals are exactly the sets that can step.
+    fitted_steps = superpieces and reach == STEP
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
     while parent < stop:
-        unpack_row(states, parent, bits, per_word, anchors)
+        unpack_row(board, states, parent, anchors)
         for p in range(n_pieces):
             buf[p] = anchors[p]
-        for q in range(occ.size):
-            occ[q] = base_occ[q]
+        occ[:] = board.base_occ
         for p in range(n_pieces):
             base = pad_of[anchors[p]]
-            k = kind_of[p]
-            for o in range(off_lo[k], off_hi[k]):
+            k = board.kind_of[p]
+            for o in range(board.off_lo[k], board.off_hi[k]):
                 occ[base + offs[o]] = p + 1
         if not superpieces:
             n_sets = _single_pieces(
@@ -514,140 +638,97 @@ def expand(
             total = 0
             for s in range(n_sets):
                 set_lo[s] = total
-                for p in range(n_pieces):
-                    if (masks[s] >> np.uint64(p + 1)) & np.uint64(1):
-                        set_pieces[total] = p
-                        total += 1
+                bits = masks[s] >> _ONE
+                while bits:
+                    set_pieces[total] = _lowest_bit(bits)
+                    total += 1
+                    bits &= bits - _ONE
             set_lo[n_sets] = total
         for s in range(n_sets):
-            n_cells = np.int64(0)
-            for m in range(set_lo[s], set_lo[s + 1]):
-                p = set_pieces[m]
-                base = pad_of[anchors[p]]
-                k = kind_of[p]
-                for o in range(off_lo[k], off_hi[k]):
-                    cells[n_cells] = base + offs[o]
-                    occ[base + offs[o]] = 0
-                    n_cells += 1
-            stamp += 1
-            found = _displacements(
-                reach, set_dir[s], occ, cells, n_cells, dirs, seen, stamp, queue, disps
-            )
-            for j in range(found):
-                # The successor's words are the parent's with the moved kinds rewritten.
-                for w in range(words):
-                    pending[n_pending, w] = states[parent, w]
+            if fitted_steps:
+                found = 1
+                disps[0] = set_dir[s]
+            else:
+                n_cells = np.int64(0)
                 for m in range(set_lo[s], set_lo[s + 1]):
                     p = set_pieces[m]
-                    buf[p] = cell_of[pad_of[anchors[p]] + disps[j]]
+                    base = pad_of[anchors[p]]
+                    k = board.kind_of[p]
+                    for o in range(board.off_lo[k], board.off_hi[k]):
+                        cells[n_cells] = base + offs[o]
+                        occ[base + offs[o]] = 0
+                        n_cells += 1
+                stamp += 1
+                found = _displacements(
+                    reach, set_dir[s], occ, cells, n_cells, dirs, seen, stamp, queue, disps
+                )
                 for m in range(set_lo[s], set_lo[s + 1]):
-                    lo_k = seg_lo[set_pieces[m]]
-                    if m > set_lo[s] and seg_lo[set_pieces[m - 1]] == lo_k:
-                        continue  # this kind was rewritten already
-                    hi_k = seg_hi[set_pieces[m]]
-                    for i in range(lo_k + 1, hi_k):
-                        value = buf[i]
-                        t = i - 1
-                        while t >= lo_k and buf[t] > value:
-                            buf[t + 1] = buf[t]
-                            t -= 1
-                        buf[t + 1] = value
-                    for i in range(lo_k, hi_k):
-                        w = field_word[i]
-                        pending[n_pending, w] = (pending[n_pending, w] & ~field_mask[i]) | (
-                            np.uint64(buf[i]) << field_shift[i]
-                        )
-                        buf[i] = anchors[i]
+                    p = set_pieces[m]
+                    base = pad_of[anchors[p]]
+                    k = board.kind_of[p]
+                    for o in range(board.off_lo[k], board.off_hi[k]):
+                        occ[base + offs[o]] = p + 1
+            for j in range(found):
+                _successor(
+                    board,
+                    states[parent],
+                    set_pieces,
+                    set_lo[s],
+                    set_lo[s + 1],
+                    anchors,
+                    disps[j],
+                    buf,
+                    pending[n_pending],
+                )
                 pending_parent[n_pending] = parent
                 n_pending += 1
-                if n_pending == pending_parent.size:
-                    n, failed = _drain(
-                        sift,
-                        states,
-                        parents,
-                        n,
-                        table,
-                        pending,
-                        pending_parent,
-                        n_pending,
-                        max_fill,
-                        out,
-                        out_parent,
-                        slots,
-                    )
+                if n_pending == PENDING:
+                    if sift:
+                        rows, failed = _sift(
+                            space, pending, pending_parent, n_pending, sifted, rows, slots
+                        )
+                    else:
+                        failed = _flush(space, pending, n_pending, slots)
                     n_pending = np.int64(0)
                     if failed >= 0:
-                        return pending_parent[failed], n, NEED_ROOM
-            for m in range(set_lo[s], set_lo[s + 1]):
-                p = set_pieces[m]
-                base = pad_of[anchors[p]]
-                k = kind_of[p]
-                for o in range(off_lo[k], off_hi[k]):
-                    occ[base + offs[o]] = p + 1
+                        return pending_parent[failed], NEED_ROOM, rows
         parent += 1
-    n, failed = _drain(
-        sift,
-        states,
-        parents,
-        n,
-        table,
-        pending,
-        pending_parent,
-        n_pending,
-        max_fill,
-        out,
-        out_parent,
-        slots,
-    )
+    if sift:
+        rows, failed = _sift(space, pending, pending_parent, n_pending, sifted, rows, slots)
+    else:
+        failed = _flush(space, pending, n_pending, slots)
     if failed >= 0:
-        return pending_parent[failed], n, NEED_ROOM
-    return parent, n, (RANGE_DONE if parent >= hi else BUDGET_USED)
+        return pending_parent[failed], NEED_ROOM, rows
+    return parent, (RANGE_DONE if parent >= hi else BUDGET_USED), rows
 
 
 @njit(cache=True, nogil=True)
-def goal_scan(
-    states,
-    lo,
-    hi,
-    bits,
-    per_word,
-    kind_of,
-    goal_kind_at,
-    n_required,
-    empty_cell,
-    check_empty,
-    off_lo,
-    off_hi,
-    offs,
-    pad_of,
-    cell_of,
-    first_only,
-):
+def goal_scan(board, states, lo, hi, goal_kind_at, n_required, empty_cell, check_empty, first_only):
     """Find configurations in lo..hi that meet the goal.
 
     `goal_kind_at[c]` is 1 + the kind required to have an anchor at cell c (0 if
     none); `empty_cell[c]` marks cells that must be empty.  Returns (index of the
     first match or -1, number of matches); with `first_only` it stops at the first.
     """
-    n_pieces = kind_of.size
+    n_pieces = board.kind_of.size
     anchors = np.empty(n_pieces, np.int64)
     first = -1
     count = 0
     for index in range(lo, hi):
-        unpack_row(states, index, bits, per_word, anchors)
+        unpack_row(board, states, index, anchors)
         matched = 0
         for p in range(n_pieces):
-            if goal_kind_at[anchors[p]] == kind_of[p] + 1:
+            if goal_kind_at[anchors[p]] == board.kind_of[p] + 1:
                 matched += 1
         if matched != n_required:
             continue
         ok = True
         if check_empty:
             for p in range(n_pieces):
-                base = pad_of[anchors[p]]
-                k = kind_of[p]
-                for o in range(off_lo[k], off_hi[k]):
-                    if empty_cell[cell_of[base + offs[o]]]:
+                base = board.pad_of[anchors[p]]
+                k = board.kind_of[p]
+                for o in range(board.off_lo[k], board.off_hi[k]):
+                    if empty_cell[board.cell_of[base + board.offs[o]]]:
                         ok = False
                         break
                 if not ok:
