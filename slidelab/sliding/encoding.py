@@ -157,6 +157,17 @@ def build_tables(puzzle: Puzzle) -> Tables:
     def arr(values: list[int]) -> np.ndarray:
         return np.array(values, np.int64)
 
+    edge_lo: list[int] = []
+    edge_hi: list[int] = []
+    edges: list[int] = []
+    for name in kind_names:
+        cells = set(puzzle.kind(name).cells)
+        for dr, dc in kernels.DIRECTIONS:
+            edge_lo.append(len(edges))
+            entered = sorted({(r + dr, c + dc) for r, c in cells} - cells)
+            edges += [r * width + c for r, c in entered]
+            edge_hi.append(len(edges))
+
     board = kernels.Board(
         kind_of=arr(kind_of),
         kind_first=arr(kind_first),
@@ -176,5 +187,8 @@ def build_tables(puzzle: Puzzle) -> Tables:
         xor_word=xor_word,
         xor_bits=xor_bits,
         sorted_kind=np.array([code.count > 1 and not code.masked for code in codes], np.bool_),
+        edge_lo=arr(edge_lo),
+        edge_hi=arr(edge_hi),
+        edges=arr(edges),
     )
     return Tables(puzzle=puzzle, kind_names=kind_names, board=board)

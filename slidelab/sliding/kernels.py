@@ -31,11 +31,11 @@ release the GIL); `insert_all` then inserts what they collected, in order.
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 
 class Board(NamedTuple):
@@ -74,6 +74,11 @@ class Board(NamedTuple):
     """xor_word[k, cell], xor_bits[k, cell]: what a piece of a xor-coded kind adds there."""
     sorted_kind: np.ndarray
     """Kinds coded by several fields kept in order (moving one re-sorts them)."""
+    edge_lo: np.ndarray
+    edge_hi: np.ndarray
+    edges: np.ndarray
+    """edges[edge_lo[4k + d]:edge_hi[4k + d]]: offsets from the anchor of the cells a piece of
+    kind k enters on a unit step in direction d (see `DIRECTIONS`)."""
 
 
 class Space(NamedTuple):
@@ -99,9 +104,6 @@ class Sifted(NamedTuple):
     parents: np.ndarray
 
 
-NEW, OLD, FULL = 0, 1, 2
-"""Outcomes of inserting a configuration."""
-
 RANGE_DONE, BUDGET_USED, NEED_ROOM = 0, 1, 2
 """Why `expand` returned."""
 
@@ -111,24 +113,28 @@ PENDING = 512
 STEP, RAY, FLOOD = 0, 1, 2
 """How a chosen set of pieces may move: one step, straight slides, any path."""
 
+DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+"""The unit steps (drow, dcol) numbered 0-3: right, left, down, up."""
+
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 _ONE = np.uint64(1)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _hash(key):
+def _hash(keys, row):
+    """Hash of the code keys[row] (rows, not views: a view costs reference counting)."""
     h = np.uint64(0x632BE59BD9B4E019)
-    for w in range(key.size):
-        h = (h ^ key[w]) * _MIX1
+    for w in range(keys.shape[1]):
+        h = (h ^ keys[row, w]) * _MIX1
         h = (h ^ (h >> np.uint64(31))) * _MIX2
     return h ^ (h >> np.uint64(29))
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _lowest_bit(bits):
-    """Index of the lowest set bit of a nonzero uint64 (a power of two converts exactly)."""
-    return math.frexp(float(bits & (~bits + _ONE)))[1] - 1
+    """Index of the lowest set bit of a nonzero uint64."""
+    return np.int64(trailing_zeros(bits))
 
 
 @njit(cache=True, nogil=True)
@@ -150,96 +156,74 @@ def pack(board, anchors, out):
 @njit(cache=True, nogil=True)
 def unpack(board, key, out):
     """Decode the anchor cells of `key` into `out`."""
-    unpack_row(board, key.reshape(1, key.size), np.int64(0), out)
+    _decode(
+        board.kind_first,
+        board.mask_base,
+        board.field_bits,
+        board.field_at,
+        board.cell_at,
+        key.reshape(1, key.size),
+        np.int64(0),
+        out,
+    )
 
 
 @njit(cache=True, nogil=True, inline="always")
-def unpack_row(board, states, row, out):
+def _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, row, out):
     """Decode the anchor cells of `states[row]` into `out`, in piece order."""
-    for k in range(board.mask_base.size):
-        first = board.kind_first[k]
-        base = board.mask_base[k]
+    for k in range(mask_base.size):
+        base = mask_base[k]
         if base < 0:
-            mask = (_ONE << np.uint64(board.field_bits[k])) - _ONE
-            for p in range(first, board.kind_first[k + 1]):
-                g = board.field_at[p]
-                pos = (states[row, g >> 6] >> np.uint64(g & 63)) & mask
-                out[p] = board.cell_at[k, pos]
+            mask = (_ONE << np.uint64(field_bits[k])) - _ONE
+            for p in range(kind_first[k], kind_first[k + 1]):
+                g = field_at[p]
+                out[p] = cell_at[k, (states[row, g >> 6] >> np.uint64(g & 63)) & mask]
             continue
-        p = first
+        p = kind_first[k]
         w = base >> 6
-        while p < board.kind_first[k + 1]:
-            bits = states[row, w]
-            if w == base >> 6:
-                bits &= ~((_ONE << np.uint64(base & 63)) - _ONE)
-            while bits and p < board.kind_first[k + 1]:
-                g = 64 * w + _lowest_bit(bits)
-                out[p] = board.cell_at[k, g - base]
+        bits = states[row, w] & ~((_ONE << np.uint64(base & 63)) - _ONE)
+        while p < kind_first[k + 1]:
+            while bits and p < kind_first[k + 1]:
+                out[p] = cell_at[k, 64 * w + _lowest_bit(bits) - base]
                 p += 1
                 bits &= bits - _ONE
             w += 1
+            if p < kind_first[k + 1]:
+                bits = states[row, w]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _same(states, index, key):
-    for w in range(key.size):
-        if states[index, w] != key[w]:
+def _same(states, index, keys, row):
+    for w in range(keys.shape[1]):
+        if states[index, w] != keys[row, w]:
             return False
     return True
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _find(space, key, slot):
-    """Probe the table for `key` from `slot`: (its slot, True), or (the empty slot, False)."""
-    table = space.table
+def _probe(table, states, keys, row, slot):
+    """Probe the table for keys[row] from `slot`: (its slot, True), or (the empty slot,
+    False)."""
     mask = table.size - 1
     while True:
         entry = table[slot]
         if entry == 0:
             return slot, False
-        if _same(space.states, np.int64(entry) - 1, key):
+        if _same(states, np.int64(entry) - 1, keys, row):
             return slot, True
         slot = (slot + 1) & mask
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _home(space, key):
-    return np.int64(_hash(key) & np.uint64(space.table.size - 1))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _insert_at(space, key, slot):
-    """Append `key` (absent from the table, whose empty `slot` ends its probe) if there is room."""
-    counts = space.counts
-    n = counts[N]
-    if n >= counts[ROOM] or counts[FILL] >= counts[MAX_FILL]:
-        return FULL
-    for w in range(key.size):
-        space.states[n, w] = key[w]
-    space.table[slot] = np.uint32(n + 1)
-    counts[N] = n + 1
-    counts[FILL] += 1
-    return NEW
-
-
-@njit(cache=True, nogil=True)
-def insert(space, key):
-    """Add `key` if it is new; returns NEW, OLD or FULL."""
-    slot, found = _find(space, key, _home(space, key))
-    if found:
-        return OLD
-    return _insert_at(space, key, slot)
 
 
 @njit(cache=True, nogil=True)
 def rebuild(space):
     """Fill the (cleared) table with the states from counts[FLOOR] on."""
     table = space.table
+    states = space.states
     table[:] = 0
     mask = table.size - 1
     counts = space.counts
     for index in range(counts[FLOOR], counts[N]):
-        slot = np.int64(_hash(space.states[index]) & np.uint64(mask))
+        slot = np.int64(_hash(states, index) & np.uint64(mask))
         while table[slot] != 0:
             slot = (slot + 1) & mask
         table[slot] = np.uint32(index + 1)
@@ -255,26 +239,26 @@ def first_match(states, lo, hi, keys):
     mask = size - 1
     table = np.zeros(size, np.int64)
     for r in range(keys.shape[0]):
-        slot = np.int64(_hash(keys[r]) & np.uint64(mask))
+        slot = np.int64(_hash(keys, r) & np.uint64(mask))
         while table[slot] != 0:
             slot = (slot + 1) & mask
         table[slot] = r + 1
     for index in range(lo, hi):
-        slot = np.int64(_hash(states[index]) & np.uint64(mask))
+        slot = np.int64(_hash(states, index) & np.uint64(mask))
         while table[slot] != 0:
-            if _same(keys, table[slot] - 1, states[index]):
+            if _same(keys, table[slot] - 1, states, index):
                 return index
             slot = (slot + 1) & mask
     return -1
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _displacements(mode, first_dir, occ, cells, n_cells, dirs, seen, stamp, queue, out):
+def _displacements(mode, step, occ, cells, n_cells, dirs, seen, stamp, queue, out):
     """Displacements that move the cells rigidly without hitting anything in `occ`.
 
-    `occ` must not contain the moving cells.  STEP and RAY try `first_dir` only
-    (all four directions when it is 0); FLOOD collects every displacement
-    reachable by unit steps through free positions.  Returns how many it wrote.
+    `occ` must not contain the moving cells.  RAY slides them along `step`; FLOOD
+    collects every displacement reachable by unit steps through free positions.
+    Returns how many it wrote.
     """
     found = 0
     if mode == FLOOD:
@@ -296,18 +280,24 @@ def _displacements(mode, first_dir, occ, cells, n_cells, dirs, seen, stamp, queu
                 out[found] = nd
                 found += 1
         return found
-    for d in range(4):
-        step = dirs[d]
-        if first_dir != 0 and step != first_dir:
-            continue
-        disp = step
-        while _fits(occ, cells, n_cells, disp):
-            out[found] = disp
-            found += 1
-            if mode == STEP:
-                break
-            disp += step
+    disp = step
+    while _fits(occ, cells, n_cells, disp):
+        out[found] = disp
+        found += 1
+        disp += step
     return found
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _edge_free(edge_lo, edge_hi, edges, occ, i, at, me):
+    """Whether piece `me` (1 + its number), anchored at padded cell `at` where it fits, can
+    take the unit step of edge list i (4 * kind + direction): the cells it enters are empty
+    or its own old ones."""
+    for e in range(edge_lo[i], edge_hi[i]):
+        held = occ[at + edges[e]]
+        if held != 0 and held != me:
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -319,50 +309,62 @@ def _fits(occ, cells, n_cells, disp):
 
 
 @njit(cache=True, nogil=True)
-def _closure(occ, delta, n_vertices, desc, anc):
-    """Who blocks whom on a shift by +delta, closed transitively (vertex 0 = walls).
+def _closure(occ, axis, anchors, pad_of, kind_of, edge_lo, edge_hi, edges, desc, anc):
+    """Who blocks whom on a shift along `axis` (0: right, 1: down), closed transitively.
 
-    `desc[u]` gets every vertex u pushes against, directly or not, and u itself;
-    `anc[v]` the reverse relation.
+    Vertex 0 is the walls, vertex p + 1 piece p.  `desc[u]` gets every vertex u
+    pushes against, directly or not, and u itself; `anc[v]` the reverse relation.
+    The direct pushes come from the cells each piece would enter on a step either
+    way; Warshall's algorithm then runs on bitset rows, passing over the vertices
+    that push nothing or that nothing pushes.
     """
+    n_vertices = desc.size
     for v in range(n_vertices):
         desc[v] = _ONE << np.uint64(v)
-        anc[v] = 0
-    for x in range(occ.size - delta):
-        a = occ[x]
-        b = occ[x + delta]
-        if a == 0 or b == 0 or a == b:
-            continue
-        u = a if a > 0 else 0
-        v = b if b > 0 else 0
-        if u != v:
-            desc[u] |= _ONE << np.uint64(v)
-    # Warshall's algorithm, one bitset row per vertex.
+        anc[v] = desc[v]
+    for p in range(kind_of.size):
+        at = pad_of[anchors[p]]
+        me = _ONE << np.uint64(p + 1)
+        ahead = 4 * kind_of[p] + 2 * axis
+        for e in range(edge_lo[ahead], edge_hi[ahead]):
+            held = occ[at + edges[e]]
+            if held != 0:
+                u = held if held > 0 else 0
+                desc[p + 1] |= _ONE << np.uint64(u)
+                anc[u] |= me
+        for e in range(edge_lo[ahead + 1], edge_hi[ahead + 1]):
+            if occ[at + edges[e]] < 0:
+                desc[0] |= me
+                anc[p + 1] |= _ONE
     for k in range(n_vertices):
         bit = _ONE << np.uint64(k)
-        for v in range(n_vertices):
-            if desc[v] & bit:
-                desc[v] |= desc[k]
-    for u in range(n_vertices):
-        for v in range(n_vertices):
-            if desc[u] & (_ONE << np.uint64(v)):
-                anc[v] |= _ONE << np.uint64(u)
+        below = anc[k]
+        above = desc[k]
+        if below == bit or above == bit:
+            continue
+        rest = below & ~bit
+        while rest:
+            desc[_lowest_bit(rest)] |= above
+            rest &= rest - _ONE
+        rest = above & ~bit
+        while rest:
+            anc[_lowest_bit(rest)] |= below
+            rest &= rest - _ONE
 
 
 @njit(cache=True, nogil=True)
-def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks, dirs_out, count):
+def _superpieces(desc, anc, delta, inc_stack, exc_stack, masks, dirs_out, count):
     """Append to `masks` every set of pieces that can shift by +delta or -delta.
 
-    The sets are the ideals of the who-blocks-whom digraph (closed under "pushes
+    The sets are the ideals of the who-blocks-whom digraph of `_closure` (closed under "pushes
     against"): an ideal without the walls moves by +delta, and the complement of
     one with the walls moves by -delta.  Backtracking decides the lowest
     undecided vertex, excluding it with its ancestors or including it with its
     descendants, so every leaf is a distinct ideal.  Returns the new count, or
     -1 when `masks` is full.
     """
-    _closure(occ, delta, n_vertices, desc, anc)
     everyone = np.uint64(0)
-    for v in range(n_vertices):
+    for v in range(desc.size):
         everyone |= _ONE << np.uint64(v)
     top = 1
     inc_stack[0] = 0
@@ -397,19 +399,17 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
 
 
 @njit(cache=True, nogil=True)
-def _touch(space, pending, count, slots):
+def _touch(table, states, pending, count, slots):
     """Put the home slot of each pending configuration in `slots`, loading each once.
 
     Table and state lookups miss the cache on big searches.  Touching every slot
     and the state it names first, in a loop of independent loads, lets the
     processor overlap those misses; the lookups that follow find them in cache.
     """
-    table = space.table
-    states = space.states
     mask = table.size - 1
     touched = np.uint64(0)
     for i in range(count):
-        slot = np.int64(_hash(pending[i]) & np.uint64(mask))
+        slot = np.int64(_hash(pending, i) & np.uint64(mask))
         slots[i] = slot
         entry = table[slot]
         if entry != 0:
@@ -421,11 +421,22 @@ def _touch(space, pending, count, slots):
 def _flush(space, pending, count, slots):
     """Insert the pending configurations in order; returns the index of the first that
     did not fit, or -1."""
-    _touch(space, pending, count, slots)
+    table = space.table
+    states = space.states
+    counts = space.counts
+    _touch(table, states, pending, count, slots)
     for i in range(count):
-        slot, found = _find(space, pending[i], slots[i])
-        if not found and _insert_at(space, pending[i], slot) == FULL:
+        slot, found = _probe(table, states, pending, i, slots[i])
+        if found:
+            continue
+        n = counts[N]
+        if n >= counts[ROOM] or counts[FILL] >= counts[MAX_FILL]:
             return i
+        for w in range(pending.shape[1]):
+            states[n, w] = pending[i, w]
+        table[slot] = np.uint32(n + 1)
+        counts[N] = n + 1
+        counts[FILL] += 1
     return -1
 
 
@@ -437,11 +448,13 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
     fills up, the successors of that configuration's parent already appended are
     taken back too, so it holds whole parents only.
     """
-    _touch(space, pending, count, slots)
+    table = space.table
+    states = space.states
     out = sifted.keys
     out_parent = sifted.parents
+    _touch(table, states, pending, count, slots)
     for i in range(count):
-        if _find(space, pending[i], slots[i])[1]:
+        if _probe(table, states, pending, i, slots[i])[1]:
             continue
         if n_out >= out.shape[0]:
             while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:
@@ -456,8 +469,8 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
 
 @njit(cache=True, nogil=True)
 def insert_all(space, keys):
-    """Insert every row of `keys` in order, as `expand` would have; returns the index of
-    the first that did not fit, or -1."""
+    """Insert every row of `keys` that is new, in order, as `expand` would have; returns the
+    index of the first that did not fit, or -1."""
     slots = np.empty(PENDING + 1, np.int64)
     for lo in range(0, keys.shape[0], PENDING):
         hi = min(keys.shape[0], lo + PENDING)
@@ -473,8 +486,8 @@ def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
 
     A piece can start a move in direction d only if some empty cell lies just
     beyond it in direction d, so looking behind every empty cell finds every
-    candidate (piece, direction) once.  STEP and RAY keep the pair; FLOOD keeps
-    each piece once, to explore all its paths.  Returns how many sets it wrote.
+    candidate (piece, direction number) once.  STEP and RAY keep the pair; FLOOD
+    keeps each piece once, to explore all its paths.  Returns how many it wrote.
     """
     count = 0
     for c in range(pad_of.size):
@@ -490,14 +503,14 @@ def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
                 continue
             marks[slot] = stamp
             set_pieces[count] = piece
-            set_dir[count] = 0 if mode == FLOOD else dirs[d]
+            set_dir[count] = d
             count += 1
     return count
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _resort(board, key, buf, anchors, k):
-    """Rewrite the fields of kind k in `key` from `buf` (sorted here), then reset `buf`."""
+@njit(cache=True, nogil=True)
+def _resort(board, keys, row, buf, anchors, k):
+    """Rewrite the fields of kind k in keys[row] from `buf` (sorted here), then reset `buf`."""
     lo = board.kind_first[k]
     hi = board.kind_first[k + 1]
     for i in range(lo + 1, hi):
@@ -512,33 +525,8 @@ def _resort(board, key, buf, anchors, k):
         g = board.field_at[i]
         shift = np.uint64(g & 63)
         pos = np.uint64(board.pos_of[k, buf[i]])
-        key[g >> 6] = (key[g >> 6] & ~(mask << shift)) | (pos << shift)
+        keys[row, g >> 6] = (keys[row, g >> 6] & ~(mask << shift)) | (pos << shift)
         buf[i] = anchors[i]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _successor(board, parent_key, set_pieces, lo, hi, anchors, disp, buf, key):
-    """Write into `key` the code of `parent_key` with pieces set_pieces[lo:hi] shifted by
-    `disp` (a padded-board offset)."""
-    for w in range(key.size):
-        key[w] = parent_key[w]
-    resort = False
-    for m in range(lo, hi):
-        p = set_pieces[m]
-        k = board.kind_of[p]
-        a = anchors[p]
-        b = board.cell_of[board.pad_of[a] + disp]
-        if board.sorted_kind[k]:
-            buf[p] = b
-            resort = True
-        else:
-            key[board.xor_word[k, a]] ^= board.xor_bits[k, a]
-            key[board.xor_word[k, b]] ^= board.xor_bits[k, b]
-    if resort:
-        for m in range(lo, hi):
-            k = board.kind_of[set_pieces[m]]
-            if board.sorted_kind[k] and (m == lo or board.kind_of[set_pieces[m - 1]] != k):
-                _resort(board, key, buf, anchors, k)
 
 
 @njit(cache=True, nogil=True)
@@ -556,25 +544,44 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     with their parents (`rows` counts them), whole parents at a time, for
     `insert_all` to insert later.  Calls on disjoint ranges can then run on
     several threads.
+
+    The per-move work reads the board's arrays through local names: handing a
+    named tuple of arrays to a function updates the reference count of each.
     """
     states = space.states
-    n_pieces = board.kind_of.size
+    words = states.shape[1]
+    kind_of = board.kind_of
+    kind_first = board.kind_first
+    off_lo = board.off_lo
+    off_hi = board.off_hi
+    offs = board.offs
+    pad_of = board.pad_of
+    cell_of = board.cell_of
+    mask_base = board.mask_base
+    field_bits = board.field_bits
+    field_at = board.field_at
+    cell_at = board.cell_at
+    xor_word = board.xor_word
+    xor_bits = board.xor_bits
+    sorted_kind = board.sorted_kind
+    edge_lo = board.edge_lo
+    edge_hi = board.edge_hi
+    edges = board.edges
+    n_pieces = kind_of.size
     n_vertices = n_pieces + 1
     width = board.width
-    pad_of = board.pad_of
-    offs = board.offs
     anchors = np.empty(n_pieces, np.int64)
     buf = np.empty(n_pieces, np.int64)
     occ = np.empty(board.base_occ.size, np.int64)
     # Successors wait in `pending` and are handled in batches (see _flush and _sift).
-    pending = np.empty((PENDING, board.words), np.uint64)
+    pending = np.empty((PENDING, words), np.uint64)
     pending_parent = np.empty(PENDING, np.int64)
     slots = np.empty(PENDING + 1, np.int64)
     n_pending = np.int64(0)
     rows = np.int64(0)
     max_cells = 0
     for p in range(n_pieces):
-        max_cells += board.off_hi[board.kind_of[p]] - board.off_lo[board.kind_of[p]]
+        max_cells += off_hi[kind_of[p]] - off_lo[kind_of[p]]
     cells = np.empty(max_cells, np.int64)
     seen = np.zeros(occ.size, np.int64)
     queue = np.empty(occ.size, np.int64)
@@ -597,14 +604,14 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     parent = lo
     stop = min(hi, lo + budget)
     while parent < stop:
-        unpack_row(board, states, parent, anchors)
+        _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, parent, anchors)
         for p in range(n_pieces):
             buf[p] = anchors[p]
         occ[:] = board.base_occ
         for p in range(n_pieces):
             base = pad_of[anchors[p]]
-            k = board.kind_of[p]
-            for o in range(board.off_lo[k], board.off_hi[k]):
+            k = kind_of[p]
+            for o in range(off_lo[k], off_hi[k]):
                 occ[base + offs[o]] = p + 1
         if not superpieces:
             n_sets = _single_pieces(
@@ -613,17 +620,9 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
         else:
             n_sets = np.int64(0)
             for axis in range(2):
+                _closure(occ, axis, anchors, pad_of, kind_of, edge_lo, edge_hi, edges, desc, anc)
                 n_sets = _superpieces(
-                    occ,
-                    1 if axis == 0 else width,
-                    n_vertices,
-                    desc,
-                    anc,
-                    inc_stack,
-                    exc_stack,
-                    masks,
-                    set_dir,
-                    n_sets,
+                    desc, anc, dirs[2 * axis], inc_stack, exc_stack, masks, set_dir, n_sets
                 )
                 if n_sets < 0:
                     break
@@ -645,7 +644,42 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     bits &= bits - _ONE
             set_lo[n_sets] = total
         for s in range(n_sets):
-            if fitted_steps:
+            found = 0
+            if not superpieces:
+                # One piece: its displacements, found from the cells it enters on each step.
+                p = set_pieces[s]
+                base = pad_of[anchors[p]]
+                edge = 4 * kind_of[p]
+                if reach == FLOOD:
+                    stamp += 1
+                    seen[base] = stamp
+                    queue[0] = 0
+                    head = 0
+                    tail = 1
+                    while head < tail:
+                        disp = queue[head]
+                        head += 1
+                        for d in range(4):
+                            nd = disp + dirs[d]
+                            if seen[base + nd] == stamp or not _edge_free(
+                                edge_lo, edge_hi, edges, occ, edge + d, base + disp, p + 1
+                            ):
+                                continue
+                            seen[base + nd] = stamp
+                            queue[tail] = nd
+                            tail += 1
+                            disps[found] = nd
+                            found += 1
+                else:
+                    d = set_dir[s]
+                    disp = 0
+                    while _edge_free(edge_lo, edge_hi, edges, occ, edge + d, base + disp, p + 1):
+                        disp += dirs[d]
+                        disps[found] = disp
+                        found += 1
+                        if reach == STEP:
+                            break
+            elif fitted_steps:
                 found = 1
                 disps[0] = set_dir[s]
             else:
@@ -653,8 +687,8 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                 for m in range(set_lo[s], set_lo[s + 1]):
                     p = set_pieces[m]
                     base = pad_of[anchors[p]]
-                    k = board.kind_of[p]
-                    for o in range(board.off_lo[k], board.off_hi[k]):
+                    k = kind_of[p]
+                    for o in range(off_lo[k], off_hi[k]):
                         cells[n_cells] = base + offs[o]
                         occ[base + offs[o]] = 0
                         n_cells += 1
@@ -665,21 +699,33 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                 for m in range(set_lo[s], set_lo[s + 1]):
                     p = set_pieces[m]
                     base = pad_of[anchors[p]]
-                    k = board.kind_of[p]
-                    for o in range(board.off_lo[k], board.off_hi[k]):
+                    k = kind_of[p]
+                    for o in range(off_lo[k], off_hi[k]):
                         occ[base + offs[o]] = p + 1
+            first_piece = set_lo[s]
+            last_piece = set_lo[s + 1]
             for j in range(found):
-                _successor(
-                    board,
-                    states[parent],
-                    set_pieces,
-                    set_lo[s],
-                    set_lo[s + 1],
-                    anchors,
-                    disps[j],
-                    buf,
-                    pending[n_pending],
-                )
+                # The parent's code with the moved pieces' bits flipped, or their kind's
+                # fields sorted again.
+                for w in range(words):
+                    pending[n_pending, w] = states[parent, w]
+                resort = False
+                for m in range(first_piece, last_piece):
+                    p = set_pieces[m]
+                    k = kind_of[p]
+                    a = anchors[p]
+                    b = cell_of[pad_of[a] + disps[j]]
+                    if sorted_kind[k]:
+                        buf[p] = b
+                        resort = True
+                    else:
+                        pending[n_pending, xor_word[k, a]] ^= xor_bits[k, a]
+                        pending[n_pending, xor_word[k, b]] ^= xor_bits[k, b]
+                if resort:
+                    for m in range(first_piece, last_piece):
+                        k = kind_of[set_pieces[m]]
+                        if sorted_kind[k] and (m == first_piece or kind_of[set_pieces[m - 1]] != k):
+                            _resort(board, pending, n_pending, buf, anchors, k)
                 pending_parent[n_pending] = parent
                 n_pending += 1
                 if n_pending == PENDING:
@@ -715,7 +761,16 @@ def goal_scan(board, states, lo, hi, goal_kind_at, n_required, empty_cell, check
     first = -1
     count = 0
     for index in range(lo, hi):
-        unpack_row(board, states, index, anchors)
+        _decode(
+            board.kind_first,
+            board.mask_base,
+            board.field_bits,
+            board.field_at,
+            board.cell_at,
+            states,
+            index,
+            anchors,
+        )
         matched = 0
         for p in range(n_pieces):
             if goal_kind_at[anchors[p]] == board.kind_of[p] + 1:

@@ -414,7 +414,7 @@ def _bfs(
     goal = _GoalTables.build(tables)
     space = _Space.create(tables, limits.states)
     outcome = _Outcome(space, [0])
-    kernels.insert(space.store, tables.encode(puzzle.start.placements))
+    kernels.insert_all(space.store, tables.encode(puzzle.start.placements).reshape(1, -1))
     if stop_at_goal and goal.scan(space, 0, 1, True)[0] == 0:
         outcome.goal_index = 0
         return outcome
