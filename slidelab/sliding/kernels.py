@@ -309,34 +309,47 @@ def _fits(occ, cells, n_cells, disp):
 
 
 @njit(cache=True, nogil=True)
-def _closure(occ, axis, anchors, pad_of, kind_of, edge_lo, edge_hi, edges, desc, anc):
-    """Who blocks whom on a shift along `axis` (0: right, 1: down), closed transitively.
+def _blocking(occ, width, across, across_anc, down, down_anc):
+    """Who blocks whom on a shift right (`across`) and down (`down`), closed transitively.
 
-    Vertex 0 is the walls, vertex p + 1 piece p.  `desc[u]` gets every vertex u
-    pushes against, directly or not, and u itself; `anc[v]` the reverse relation.
-    The direct pushes come from the cells each piece would enter on a step either
-    way; Warshall's algorithm then runs on bitset rows, passing over the vertices
-    that push nothing or that nothing pushes.
+    Vertex 0 is the walls, vertex p + 1 piece p.  `across[u]` gets every vertex u
+    pushes against on a shift right, directly or not, and u itself; `across_anc`
+    the reverse relation; `down` and `down_anc` the same for a shift down.  The
+    direct pushes come from one branch-free pass over neighbouring cells.
     """
-    n_vertices = desc.size
-    for v in range(n_vertices):
-        desc[v] = _ONE << np.uint64(v)
-        anc[v] = desc[v]
-    for p in range(kind_of.size):
-        at = pad_of[anchors[p]]
-        me = _ONE << np.uint64(p + 1)
-        ahead = 4 * kind_of[p] + 2 * axis
-        for e in range(edge_lo[ahead], edge_hi[ahead]):
-            held = occ[at + edges[e]]
-            if held != 0:
-                u = held if held > 0 else 0
-                desc[p + 1] |= _ONE << np.uint64(u)
-                anc[u] |= me
-        for e in range(edge_lo[ahead + 1], edge_hi[ahead + 1]):
-            if occ[at + edges[e]] < 0:
-                desc[0] |= me
-                anc[p + 1] |= _ONE
-    for k in range(n_vertices):
+    for v in range(across.size):
+        across[v] = _ONE << np.uint64(v)
+        across_anc[v] = across[v]
+        down[v] = across[v]
+        down_anc[v] = across[v]
+    for x in range(occ.size - width):
+        a = occ[x]
+        u = np.uint64(max(a, 0))
+        b = occ[x + 1]
+        v = max(b, 0)
+        pushes = np.uint64((a != 0) & (b != 0) & (a != b))
+        across[u] |= pushes << np.uint64(v)
+        across_anc[v] |= pushes << u
+        b = occ[x + width]
+        v = max(b, 0)
+        pushes = np.uint64((a != 0) & (b != 0) & (a != b))
+        down[u] |= pushes << np.uint64(v)
+        down_anc[v] |= pushes << u
+    _close(across, across_anc)
+    _close(down, down_anc)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _close(desc, anc):
+    """Close the relation `desc` (and its reverse `anc`) transitively.
+
+    Warshall's algorithm on bitset rows runs through the pieces only, passing over
+    those that push nothing or that nothing pushes: the walls, which push the
+    pieces on one side and are pushed by those on the other, would tie nearly
+    every vertex to every other.  They are added after: whatever reaches the
+    walls reaches all that the walls reach.
+    """
+    for k in range(1, desc.size):
         bit = _ONE << np.uint64(k)
         below = anc[k]
         above = desc[k]
@@ -350,13 +363,23 @@ def _closure(occ, axis, anchors, pad_of, kind_of, edge_lo, edge_hi, edges, desc,
         while rest:
             anc[_lowest_bit(rest)] |= below
             rest &= rest - _ONE
+    reached = desc[0]
+    reaching = anc[0]
+    rest = reaching & ~_ONE
+    while rest:
+        desc[_lowest_bit(rest)] |= reached
+        rest &= rest - _ONE
+    rest = reached & ~_ONE
+    while rest:
+        anc[_lowest_bit(rest)] |= reaching
+        rest &= rest - _ONE
 
 
 @njit(cache=True, nogil=True)
 def _superpieces(desc, anc, delta, inc_stack, exc_stack, masks, dirs_out, count):
     """Append to `masks` every set of pieces that can shift by +delta or -delta.
 
-    The sets are the ideals of the who-blocks-whom digraph of `_closure` (closed under "pushes
+    The sets are the ideals of the who-blocks-whom digraph of `_blocking` (closed under "pushes
     against"): an ideal without the walls moves by +delta, and the complement of
     one with the walls moves by -delta.  Backtracking decides the lowest
     undecided vertex, excluding it with its ancestors or including it with its
@@ -587,8 +610,10 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     queue = np.empty(occ.size, np.int64)
     disps = np.empty(occ.size, np.int64)
     dirs = np.array([1, -1, width, -width], np.int64)
-    desc = np.empty(n_vertices, np.uint64)
-    anc = np.empty(n_vertices, np.uint64)
+    across = np.empty(n_vertices, np.uint64)
+    across_anc = np.empty(n_vertices, np.uint64)
+    down = np.empty(n_vertices, np.uint64)
+    down_anc = np.empty(n_vertices, np.uint64)
     inc_stack = np.empty(2 * n_vertices + 2, np.uint64)
     exc_stack = np.empty(2 * n_vertices + 2, np.uint64)
     # The sets of pieces that may move from the current parent, as lists of pieces
@@ -619,13 +644,14 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             )
         else:
             n_sets = np.int64(0)
-            for axis in range(2):
-                _closure(occ, axis, anchors, pad_of, kind_of, edge_lo, edge_hi, edges, desc, anc)
+            _blocking(occ, width, across, across_anc, down, down_anc)
+            n_sets = _superpieces(
+                across, across_anc, 1, inc_stack, exc_stack, masks, set_dir, n_sets
+            )
+            if n_sets >= 0:
                 n_sets = _superpieces(
-                    desc, anc, dirs[2 * axis], inc_stack, exc_stack, masks, set_dir, n_sets
+                    down, down_anc, width, inc_stack, exc_stack, masks, set_dir, n_sets
                 )
-                if n_sets < 0:
-                    break
             if n_sets < 0:
                 masks = np.empty(2 * masks.size, np.uint64)
                 set_dir = np.zeros(masks.size, np.int64)
