@@ -646,11 +646,11 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             n_sets = np.int64(0)
             _blocking(occ, width, across, across_anc, down, down_anc)
             n_sets = _superpieces(
-                across, across_anc, 1, inc_stack, exc_stack, masks, set_dir, n_sets
+                across, across_anc, dirs[0], inc_stack, exc_stack, masks, set_dir, n_sets
             )
             if n_sets >= 0:
                 n_sets = _superpieces(
-                    down, down_anc, width, inc_stack, exc_stack, masks, set_dir, n_sets
+                    down, down_anc, dirs[2], inc_stack, exc_stack, masks, set_dir, n_sets
                 )
             if n_sets < 0:
                 masks = np.empty(2 * masks.size, np.uint64)
