@@ -154,7 +154,8 @@ class _Space:
 
     def growth_peak(self) -> int:
         """Bytes held at the peak of the next `make_room`: a reallocated array may be copied,
-        and a grown table is filled while the old one is held."""
+        and a grown table is filled while the old one is held (a table rebuilt at its size is
+        cleared and refilled in place)."""
         rows, table = self.store.states.nbytes, self.store.table.nbytes
         peak = rows + table
         if self._states_full():
@@ -162,7 +163,9 @@ class _Space:
             peak = max(peak, rows + grown + table)
             rows = grown
         if self.store.counts[kernels.FILL] >= self.store.counts[kernels.MAX_FILL]:
-            peak = max(peak, rows + table + 4 * self._table_size())
+            size = self._table_size()
+            if size != self.store.table.size:
+                peak = max(peak, rows + table + 4 * size)
         return peak
 
     def make_room(self) -> None:
@@ -466,11 +469,13 @@ def _layers(
         distance += 1
         parent = lo
         while parent < hi:
-            before = space.n
+            before, first_parent = space.n, parent
             tick = time.perf_counter()
             parent, status = expander.step(space, parent, hi, budget)
             took = time.perf_counter() - tick
-            budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 8), 1 << 22))
+            if parent > first_parent:  # the pace of the parents done: a step can stop early
+                pace = (parent - first_parent) / max(took, 1e-4)
+                budget = int(min(max(pace * CHUNK_SECONDS, 8), 1 << 22))
             if goal is not None and space.n > before:
                 first, _ = goal.scan(space, before, space.n, True)
                 if first >= 0:
