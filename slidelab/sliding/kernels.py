@@ -253,58 +253,18 @@ def first_match(states, lo, hi, keys):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _displacements(mode, step, occ, cells, n_cells, dirs, seen, stamp, queue, out):
-    """Displacements that move the cells rigidly without hitting anything in `occ`.
-
-    `occ` must not contain the moving cells.  RAY slides them along `step`; FLOOD
-    collects every displacement reachable by unit steps through free positions.
-    Returns how many it wrote.
-    """
-    found = 0
-    if mode == FLOOD:
-        ref = cells[0]
-        seen[ref] = stamp
-        head = 0
-        queue[0] = 0
-        tail = 1
-        while head < tail:
-            disp = queue[head]
-            head += 1
-            for d in range(4):
-                nd = disp + dirs[d]
-                if seen[ref + nd] == stamp or not _fits(occ, cells, n_cells, nd):
-                    continue
-                seen[ref + nd] = stamp
-                queue[tail] = nd
-                tail += 1
-                out[found] = nd
-                found += 1
-        return found
-    disp = step
-    while _fits(occ, cells, n_cells, disp):
-        out[found] = disp
-        found += 1
-        disp += step
-    return found
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _edge_free(edge_lo, edge_hi, edges, occ, i, at, me):
-    """Whether piece `me` (1 + its number), anchored at padded cell `at` where it fits, can
-    take the unit step of edge list i (4 * kind + direction): the cells it enters are empty
-    or its own old ones."""
-    for e in range(edge_lo[i], edge_hi[i]):
-        held = occ[at + edges[e]]
-        if held != 0 and held != me:
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def _fits(occ, cells, n_cells, disp):
-    for i in range(n_cells):
-        if occ[cells[i] + disp] != 0:
-            return False
+def _fits(occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d):
+    """Whether the pieces lo..hi of a moving set (vertices `mask`; anchored at padded cells
+    set_at[lo:hi], kinds' edge lists from set_edges[lo:hi]), shifted by `disp` where they fit,
+    can take a unit step in direction d: every cell one of them enters is empty or held by
+    one of them in `occ` (the other cells they cover next are theirs already)."""
+    for m in range(lo, hi):
+        at = set_at[m] + disp
+        i = set_edges[m] + d
+        for e in range(edge_lo[i], edge_hi[i]):
+            held = occ[at + edges[e]]
+            if held != 0 and (held < 0 or not (mask >> np.uint64(held)) & _ONE):
+                return False
     return True
 
 
@@ -376,12 +336,13 @@ def _close(desc, anc):
 
 
 @njit(cache=True, nogil=True)
-def _superpieces(desc, anc, delta, inc_stack, exc_stack, masks, dirs_out, count):
-    """Append to `masks` every set of pieces that can shift by +delta or -delta.
+def _superpieces(desc, anc, forward, inc_stack, exc_stack, masks, dirs_out, count):
+    """Append to `masks` every set of pieces that can step in direction `forward` or back
+    (direction forward + 1), and that direction to `dirs_out`.
 
     The sets are the ideals of the who-blocks-whom digraph of `_blocking` (closed under "pushes
-    against"): an ideal without the walls moves by +delta, and the complement of
-    one with the walls moves by -delta.  Backtracking decides the lowest
+    against"): an ideal without the walls moves forward, and the complement of
+    one with the walls moves back.  Backtracking decides the lowest
     undecided vertex, excluding it with its ancestors or including it with its
     descendants, so every leaf is a distinct ideal.  Returns the new count, or
     -1 when `masks` is full.
@@ -407,10 +368,10 @@ def _superpieces(desc, anc, delta, inc_stack, exc_stack, masks, dirs_out, count)
             continue
         if inc & _ONE:
             chosen = everyone & ~inc
-            direction = -delta
+            direction = forward + 1
         else:
             chosen = inc
-            direction = delta
+            direction = forward
         if chosen == 0:
             continue
         if count >= masks.size:
@@ -602,10 +563,6 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     slots = np.empty(PENDING + 1, np.int64)
     n_pending = np.int64(0)
     rows = np.int64(0)
-    max_cells = 0
-    for p in range(n_pieces):
-        max_cells += off_hi[kind_of[p]] - off_lo[kind_of[p]]
-    cells = np.empty(max_cells, np.int64)
     seen = np.zeros(occ.size, np.int64)
     queue = np.empty(occ.size, np.int64)
     disps = np.empty(occ.size, np.int64)
@@ -622,9 +579,10 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     set_dir = np.zeros(max(256, 4 * n_pieces), np.int64)
     set_lo = np.arange(4 * n_pieces + 1)
     set_pieces = np.empty(4 * n_pieces, np.int64)
+    set_at = np.empty(4 * n_pieces, np.int64)
+    set_edges = np.empty(4 * n_pieces, np.int64)
     marks = np.zeros(4 * n_pieces, np.int64)
-    # A step of a superpiece always fits: the ideals are exactly the sets that can step.
-    fitted_steps = superpieces and reach == STEP
+    right = np.int64(0)  # the direction numbers of DIRECTIONS: right, left, down, up
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
@@ -646,11 +604,11 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             n_sets = np.int64(0)
             _blocking(occ, width, across, across_anc, down, down_anc)
             n_sets = _superpieces(
-                across, across_anc, dirs[0], inc_stack, exc_stack, masks, set_dir, n_sets
+                across, across_anc, right, inc_stack, exc_stack, masks, set_dir, n_sets
             )
             if n_sets >= 0:
                 n_sets = _superpieces(
-                    down, down_anc, dirs[2], inc_stack, exc_stack, masks, set_dir, n_sets
+                    down, down_anc, right + 2, inc_stack, exc_stack, masks, set_dir, n_sets
                 )
             if n_sets < 0:
                 masks = np.empty(2 * masks.size, np.uint64)
@@ -660,6 +618,8 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                 set_lo = np.empty(masks.size + 1, np.int64)
             if set_pieces.size < n_sets * n_pieces:
                 set_pieces = np.empty(masks.size * n_pieces, np.int64)
+                set_at = np.empty(set_pieces.size, np.int64)
+                set_edges = np.empty(set_pieces.size, np.int64)
             total = 0
             for s in range(n_sets):
                 set_lo[s] = total
@@ -669,67 +629,69 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     total += 1
                     bits &= bits - _ONE
             set_lo[n_sets] = total
+        for m in range(set_lo[n_sets]):
+            set_at[m] = pad_of[anchors[set_pieces[m]]]
+            set_edges[m] = 4 * kind_of[set_pieces[m]]
         for s in range(n_sets):
-            found = 0
-            if not superpieces:
-                # One piece: its displacements, found from the cells it enters on each step.
-                p = set_pieces[s]
-                base = pad_of[anchors[p]]
-                edge = 4 * kind_of[p]
-                if reach == FLOOD:
-                    stamp += 1
-                    seen[base] = stamp
-                    queue[0] = 0
-                    head = 0
-                    tail = 1
-                    while head < tail:
-                        disp = queue[head]
-                        head += 1
-                        for d in range(4):
-                            nd = disp + dirs[d]
-                            if seen[base + nd] == stamp or not _edge_free(
-                                edge_lo, edge_hi, edges, occ, edge + d, base + disp, p + 1
-                            ):
-                                continue
-                            seen[base + nd] = stamp
-                            queue[tail] = nd
-                            tail += 1
-                            disps[found] = nd
-                            found += 1
-                else:
-                    d = set_dir[s]
-                    disp = 0
-                    while _edge_free(edge_lo, edge_hi, edges, occ, edge + d, base + disp, p + 1):
-                        disp += dirs[d]
-                        disps[found] = disp
-                        found += 1
-                        if reach == STEP:
-                            break
-            elif fitted_steps:
-                found = 1
-                disps[0] = set_dir[s]
-            else:
-                n_cells = np.int64(0)
-                for m in range(set_lo[s], set_lo[s + 1]):
-                    p = set_pieces[m]
-                    base = pad_of[anchors[p]]
-                    k = kind_of[p]
-                    for o in range(off_lo[k], off_hi[k]):
-                        cells[n_cells] = base + offs[o]
-                        occ[base + offs[o]] = 0
-                        n_cells += 1
-                stamp += 1
-                found = _displacements(
-                    reach, set_dir[s], occ, cells, n_cells, dirs, seen, stamp, queue, disps
-                )
-                for m in range(set_lo[s], set_lo[s + 1]):
-                    p = set_pieces[m]
-                    base = pad_of[anchors[p]]
-                    k = kind_of[p]
-                    for o in range(off_lo[k], off_hi[k]):
-                        occ[base + offs[o]] = p + 1
+            # The displacements of the moving set, checked on the cells it enters on each
+            # unit step; the first step of a superpiece always fits (that is how the
+            # ideals were chosen).
             first_piece = set_lo[s]
             last_piece = set_lo[s + 1]
+            mask = masks[s] if superpieces else _ONE << np.uint64(set_pieces[s] + 1)
+            found = 0
+            if reach == FLOOD:
+                ref = pad_of[anchors[set_pieces[first_piece]]]
+                stamp += 1
+                seen[ref] = stamp
+                queue[0] = 0
+                head = 0
+                tail = 1
+                while head < tail:
+                    disp = queue[head]
+                    head += 1
+                    for d in range(4):
+                        nd = disp + dirs[d]
+                        if seen[ref + nd] == stamp or not _fits(
+                            occ,
+                            edge_lo,
+                            edge_hi,
+                            edges,
+                            set_at,
+                            set_edges,
+                            first_piece,
+                            last_piece,
+                            mask,
+                            disp,
+                            d,
+                        ):
+                            continue
+                        seen[ref + nd] = stamp
+                        queue[tail] = nd
+                        tail += 1
+                        disps[found] = nd
+                        found += 1
+            else:
+                d = set_dir[s]
+                disp = 0
+                while (superpieces and disp == 0) or _fits(
+                    occ,
+                    edge_lo,
+                    edge_hi,
+                    edges,
+                    set_at,
+                    set_edges,
+                    first_piece,
+                    last_piece,
+                    mask,
+                    disp,
+                    d,
+                ):
+                    disp += dirs[d]
+                    disps[found] = disp
+                    found += 1
+                    if reach == STEP:
+                        break
             for j in range(found):
                 # The parent's code with the moved pieces' bits flipped, or their kind's
                 # fields sorted again.
