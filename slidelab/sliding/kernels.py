@@ -1,10 +1,21 @@
 """Numba kernels for breadth-first search over sliding-block configurations.
 
-A configuration is packed into `words` uint64s: the anchor cell of every piece,
-`bits` bits each, pieces grouped by kind and sorted by anchor within a kind (so
-identical pieces give one packing).  Configurations are appended to `states` in
-breadth-first order, with the index of their predecessor in `parents`; `table`
-is an open-addressing hash table of state index + 1 (0 = empty slot).
+A configuration is a code of `board.words` uint64s (one for most puzzles; see
+`encoding`): each kind of piece either has one field per piece holding the
+position of its anchor cell, the fields of identical pieces in increasing
+order, or one bit per possible anchor position, set where a piece of the kind
+stands.  Either way identical pieces give one code.  Most kinds are
+*xor-coded*: moving one of their pieces from anchor a to anchor b flips
+`xor_bits[k, a]` and `xor_bits[k, b]` in their words; only kinds with several
+pieces stored as fields need their fields sorted again.
+
+A `Space` holds the configurations in breadth-first order (`states`, which is
+also the queue) and `table`, an open-addressing hash table of state index + 1
+(0 = empty slot).  Every move can be undone, so the successors of a
+configuration at distance d lie at distance d - 1, d or d + 1: the table only
+has to find the configurations from index `counts[FLOOR]` on (the start of the
+layer before the one being expanded), and `rebuild` drops the older ones when
+it fills up.  Paths are found again from the layers (`first_match`).
 
 The board is padded as in Knuth's program: `width = cols + 1` with one boundary
 column, and a boundary row above and below, so a unit step off the board always
@@ -20,11 +31,78 @@ release the GIL); `insert_all` then inserts what they collected, in order.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-NEW, OLD, FULL = 0, 1, 2
-"""Outcomes of inserting a configuration."""
+
+class Board(NamedTuple):
+    """The puzzle as the kernels see it (made by `encoding.build_tables`)."""
+
+    kind_of: np.ndarray
+    """Kind of each piece; pieces are numbered by kind, then by anchor cell."""
+    kind_first: np.ndarray
+    """Pieces of kind k are kind_first[k] .. kind_first[k + 1] - 1."""
+    off_lo: np.ndarray
+    off_hi: np.ndarray
+    offs: np.ndarray
+    """offs[off_lo[k]:off_hi[k]]: the padded-board offsets of kind k's cells from its anchor."""
+    pad_of: np.ndarray
+    """Padded cell of each board cell."""
+    cell_of: np.ndarray
+    """Board cell of each padded cell (-1 on the boundary)."""
+    base_occ: np.ndarray
+    """The padded board without pieces: -1 boundary or obstacle, 0 free."""
+    width: int
+    """Padded row length."""
+    words: int
+    """uint64 words in a code."""
+    pos_of: np.ndarray
+    """pos_of[k, cell]: the position number of an anchor of kind k there (-1: cannot stand)."""
+    cell_at: np.ndarray
+    """cell_at[k, position]: the inverse of pos_of."""
+    mask_base: np.ndarray
+    """Global bit of position 0 of each kind coded by a mask, -1 for kinds coded by fields."""
+    field_bits: np.ndarray
+    """Bits of each field, per kind (0 for mask kinds)."""
+    field_at: np.ndarray
+    """Global bit of each piece's field (-1 for pieces of mask kinds)."""
+    xor_word: np.ndarray
+    xor_bits: np.ndarray
+    """xor_word[k, cell], xor_bits[k, cell]: what a piece of a xor-coded kind adds there."""
+    sorted_kind: np.ndarray
+    """Kinds coded by several fields kept in order (moving one re-sorts them)."""
+    edge_lo: np.ndarray
+    edge_hi: np.ndarray
+    edges: np.ndarray
+    """edges[edge_lo[4k + d]:edge_hi[4k + d]]: offsets from the anchor of the cells a piece of
+    kind k enters on a unit step in direction d (see `DIRECTIONS`)."""
+
+
+class Space(NamedTuple):
+    """The configurations met so far and the hash table that finds the recent ones."""
+
+    states: np.ndarray
+    """(capacity, words) uint64 codes in breadth-first order."""
+    table: np.ndarray
+    """uint32 open-addressing table of state index + 1; its size is a power of two."""
+    counts: np.ndarray
+    """int64: see N, FILL, ROOM, MAX_FILL, FLOOR."""
+
+
+N, FILL, ROOM, MAX_FILL, FLOOR = 0, 1, 2, 3, 4
+"""Slots of `Space.counts`: configurations held, table entries, most configurations that may
+be held now, most table entries before a rebuild, first index the table must find."""
+
+
+class Sifted(NamedTuple):
+    """A thread's successors that the table lacked, with the index of their parents."""
+
+    keys: np.ndarray
+    parents: np.ndarray
+
 
 RANGE_DONE, BUDGET_USED, NEED_ROOM = 0, 1, 2
 """Why `expand` returned."""
@@ -35,210 +113,243 @@ PENDING = 512
 STEP, RAY, FLOOD = 0, 1, 2
 """How a chosen set of pieces may move: one step, straight slides, any path."""
 
-USED = np.uint64(1 << 63)
-"""Marks an occupied table slot; packing leaves the top bit of each word free."""
+DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+"""The unit steps (drow, dcol) numbered 0-3: right, left, down, up."""
 
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
+_ONE = np.uint64(1)
 
 
-@njit(cache=True, nogil=True)
-def _hash(key):
+@njit(cache=True, nogil=True, inline="always")
+def _hash(keys, row):
+    """Hash of the code keys[row] (rows, not views: a view costs reference counting)."""
     h = np.uint64(0x632BE59BD9B4E019)
-    for w in range(key.size):
-        h = (h ^ key[w]) * _MIX1
+    for w in range(keys.shape[1]):
+        h = (h ^ keys[row, w]) * _MIX1
         h = (h ^ (h >> np.uint64(31))) * _MIX2
     return h ^ (h >> np.uint64(29))
 
 
-@njit(cache=True, nogil=True)
-def pack(anchors, bits, per_word, out):
-    """Pack anchor cells into `out` (uint64 words)."""
-    word = 0
-    slot = 0
-    acc = np.uint64(0)
-    for i in range(anchors.size):
-        acc |= np.uint64(anchors[i]) << np.uint64(slot * bits)
-        slot += 1
-        if slot == per_word:
-            out[word] = acc
-            word += 1
-            slot = 0
-            acc = np.uint64(0)
-    if slot:
-        out[word] = acc
+@njit(cache=True, nogil=True, inline="always")
+def _lowest_bit(bits):
+    """Index of the lowest set bit of a nonzero uint64."""
+    return np.int64(trailing_zeros(bits))
 
 
 @njit(cache=True, nogil=True)
-def unpack(key, bits, per_word, out):
-    """Unpack anchor cells from the words of `key` into `out`."""
-    unpack_row(key.reshape(1, key.size), np.int64(0), bits, per_word, out)
+def pack(board, anchors, out):
+    """Code the anchor cells (pieces in order, sorted within each kind) into `out`."""
+    for w in range(out.size):
+        out[w] = 0
+    for p in range(anchors.size):
+        k = board.kind_of[p]
+        pos = board.pos_of[k, anchors[p]]
+        if board.mask_base[k] >= 0:
+            g = board.mask_base[k] + pos
+            out[g >> 6] |= _ONE << np.uint64(g & 63)
+        else:
+            g = board.field_at[p]
+            out[g >> 6] |= np.uint64(pos) << np.uint64(g & 63)
 
 
 @njit(cache=True, nogil=True)
-def unpack_row(states, row, bits, per_word, out):
-    """Unpack the anchor cells of `states[row]` into `out`."""
-    mask = np.uint64((1 << bits) - 1)
-    word = 0
-    slot = 0
-    acc = states[row, 0]
-    for i in range(out.size):
-        out[i] = np.int64(acc & mask)
-        acc >>= np.uint64(bits)
-        slot += 1
-        if slot == per_word and i + 1 < out.size:
-            word += 1
-            slot = 0
-            acc = states[row, word]
-
-
-@njit(cache=True, nogil=True)
-def _find(table, key, slot):
-    """Probe `table` for `key` from `slot`: (its slot, True), or (the empty slot, False)."""
-    mask = table.shape[0] - 1
-    first = key[0] | USED
-    while True:
-        head = table[slot, 0]
-        if head == 0:
-            return slot, False
-        if head == first:
-            same = True
-            for w in range(1, key.size):
-                if table[slot, w] != key[w]:
-                    same = False
-                    break
-            if same:
-                return slot, True
-        slot = (slot + 1) & mask
-
-
-@njit(cache=True, nogil=True)
-def insert(states, parents, n, table, key, parent, max_fill):
-    """Add `key` if it is new; returns (new n, NEW | OLD | FULL)."""
-    slot, found = _find(table, key, np.int64(_hash(key) & np.uint64(table.shape[0] - 1)))
-    if found:
-        return n, OLD
-    if n >= states.shape[0] or n >= max_fill:
-        return n, FULL
-    table[slot, 0] = key[0] | USED
-    for w in range(key.size):
-        states[n, w] = key[w]
-    for w in range(1, key.size):
-        table[slot, w] = key[w]
-    parents[n] = parent
-    return n + 1, NEW
-
-
-@njit(cache=True, nogil=True)
-def rehash(states, n, table):
-    """Fill an empty `table` with the first n states."""
-    mask = table.shape[0] - 1
-    words = states.shape[1]
-    for index in range(n):
-        slot = np.int64(_hash(states[index]) & np.uint64(mask))
-        while table[slot, 0] != 0:
-            slot = (slot + 1) & mask
-        table[slot, 0] = states[index, 0] | USED
-        for w in range(1, words):
-            table[slot, w] = states[index, w]
+def unpack(board, key, out):
+    """Decode the anchor cells of `key` into `out`."""
+    _decode(
+        board.kind_first,
+        board.mask_base,
+        board.field_bits,
+        board.field_at,
+        board.cell_at,
+        key.reshape(1, key.size),
+        np.int64(0),
+        out,
+    )
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _displacements(mode, first_dir, occ, cells, n_cells, dirs, seen, stamp, queue, out):
-    """Displacements that move the cells rigidly without hitting anything in `occ`.
-
-    `occ` must not contain the moving cells.  STEP and RAY try `first_dir` only
-    (all four directions when it is 0); FLOOD collects every displacement
-    reachable by unit steps through free positions.  Returns how many it wrote.
-    """
-    found = 0
-    if mode == FLOOD:
-        ref = cells[0]
-        seen[ref] = stamp
-        head = 0
-        queue[0] = 0
-        tail = 1
-        while head < tail:
-            disp = queue[head]
-            head += 1
-            for d in range(4):
-                nd = disp + dirs[d]
-                if seen[ref + nd] == stamp or not _fits(occ, cells, n_cells, nd):
-                    continue
-                seen[ref + nd] = stamp
-                queue[tail] = nd
-                tail += 1
-                out[found] = nd
-                found += 1
-        return found
-    for d in range(4):
-        step = dirs[d]
-        if first_dir != 0 and step != first_dir:
+def _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, row, out):
+    """Decode the anchor cells of `states[row]` into `out`, in piece order."""
+    for k in range(mask_base.size):
+        base = mask_base[k]
+        if base < 0:
+            mask = (_ONE << np.uint64(field_bits[k])) - _ONE
+            for p in range(kind_first[k], kind_first[k + 1]):
+                g = field_at[p]
+                out[p] = cell_at[k, (states[row, g >> 6] >> np.uint64(g & 63)) & mask]
             continue
-        disp = step
-        while _fits(occ, cells, n_cells, disp):
-            out[found] = disp
-            found += 1
-            if mode == STEP:
-                break
-            disp += step
-    return found
+        p = kind_first[k]
+        w = base >> 6
+        bits = states[row, w] & ~((_ONE << np.uint64(base & 63)) - _ONE)
+        while p < kind_first[k + 1]:
+            while bits and p < kind_first[k + 1]:
+                out[p] = cell_at[k, 64 * w + _lowest_bit(bits) - base]
+                p += 1
+                bits &= bits - _ONE
+            w += 1
+            if p < kind_first[k + 1]:
+                bits = states[row, w]
 
 
-@njit(cache=True, nogil=True)
-def _fits(occ, cells, n_cells, disp):
-    for i in range(n_cells):
-        if occ[cells[i] + disp] != 0:
+@njit(cache=True, nogil=True, inline="always")
+def _same(states, index, keys, row):
+    for w in range(keys.shape[1]):
+        if states[index, w] != keys[row, w]:
             return False
     return True
 
 
-@njit(cache=True, nogil=True)
-def _closure(occ, delta, n_vertices, desc, anc):
-    """Who blocks whom on a shift by +delta, closed transitively (vertex 0 = walls).
+@njit(cache=True, nogil=True, inline="always")
+def _probe(table, states, keys, row, slot):
+    """Probe the table for keys[row] from `slot`: (its slot, True), or (the empty slot,
+    False)."""
+    mask = table.size - 1
+    while True:
+        entry = table[slot]
+        if entry == 0:
+            return slot, False
+        if _same(states, np.int64(entry) - 1, keys, row):
+            return slot, True
+        slot = (slot + 1) & mask
 
-    `desc[u]` gets every vertex u pushes against, directly or not, and u itself;
-    `anc[v]` the reverse relation.
+
+@njit(cache=True, nogil=True)
+def rebuild(space):
+    """Fill the (cleared) table with the states from counts[FLOOR] on."""
+    table = space.table
+    states = space.states
+    table[:] = 0
+    mask = table.size - 1
+    counts = space.counts
+    for index in range(counts[FLOOR], counts[N]):
+        slot = np.int64(_hash(states, index) & np.uint64(mask))
+        while table[slot] != 0:
+            slot = (slot + 1) & mask
+        table[slot] = np.uint32(index + 1)
+    counts[FILL] = counts[N] - counts[FLOOR]
+
+
+@njit(cache=True, nogil=True)
+def first_match(states, lo, hi, keys):
+    """The first index in lo..hi whose state is a row of `keys`, or -1."""
+    size = 1
+    while size < 2 * keys.shape[0]:
+        size *= 2
+    mask = size - 1
+    table = np.zeros(size, np.int64)
+    for r in range(keys.shape[0]):
+        slot = np.int64(_hash(keys, r) & np.uint64(mask))
+        while table[slot] != 0:
+            slot = (slot + 1) & mask
+        table[slot] = r + 1
+    for index in range(lo, hi):
+        slot = np.int64(_hash(states, index) & np.uint64(mask))
+        while table[slot] != 0:
+            if _same(keys, table[slot] - 1, states, index):
+                return index
+            slot = (slot + 1) & mask
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fits(occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d):
+    """Whether the pieces lo..hi of a moving set (vertices `mask`; anchored at padded cells
+    set_at[lo:hi], kinds' edge lists from set_edges[lo:hi]), shifted by `disp` where they fit,
+    can take a unit step in direction d: every cell one of them enters is empty or held by
+    one of them in `occ` (the other cells they cover next are theirs already)."""
+    for m in range(lo, hi):
+        at = set_at[m] + disp
+        i = set_edges[m] + d
+        for e in range(edge_lo[i], edge_hi[i]):
+            held = occ[at + edges[e]]
+            if held != 0 and (held < 0 or not (mask >> np.uint64(held)) & _ONE):
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _blocking(occ, width, across, across_anc, down, down_anc):
+    """Who blocks whom on a shift right (`across`) and down (`down`), closed transitively.
+
+    Vertex 0 is the walls, vertex p + 1 piece p.  `across[u]` gets every vertex u
+    pushes against on a shift right, directly or not, and u itself; `across_anc`
+    the reverse relation; `down` and `down_anc` the same for a shift down.  The
+    direct pushes come from one branch-free pass over neighbouring cells.
     """
-    for v in range(n_vertices):
-        desc[v] = np.uint64(1) << np.uint64(v)
-        anc[v] = 0
-    for x in range(occ.size - delta):
+    for v in range(across.size):
+        across[v] = _ONE << np.uint64(v)
+        across_anc[v] = across[v]
+        down[v] = across[v]
+        down_anc[v] = across[v]
+    for x in range(occ.size - width):
         a = occ[x]
-        b = occ[x + delta]
-        if a == 0 or b == 0 or a == b:
+        u = np.uint64(max(a, 0))
+        b = occ[x + 1]
+        v = max(b, 0)
+        pushes = np.uint64((a != 0) & (b != 0) & (a != b))
+        across[u] |= pushes << np.uint64(v)
+        across_anc[v] |= pushes << u
+        b = occ[x + width]
+        v = max(b, 0)
+        pushes = np.uint64((a != 0) & (b != 0) & (a != b))
+        down[u] |= pushes << np.uint64(v)
+        down_anc[v] |= pushes << u
+    _close(across, across_anc)
+    _close(down, down_anc)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _close(desc, anc):
+    """Close the relation `desc` (and its reverse `anc`) transitively.
+
+    Warshall's algorithm on bitset rows runs through the pieces only, passing over
+    those that push nothing or that nothing pushes: the walls, which push the
+    pieces on one side and are pushed by those on the other, would tie nearly
+    every vertex to every other.  They are added after: whatever reaches the
+    walls reaches all that the walls reach.
+    """
+    for k in range(1, desc.size):
+        bit = _ONE << np.uint64(k)
+        below = anc[k]
+        above = desc[k]
+        if below == bit or above == bit:
             continue
-        u = a if a > 0 else 0
-        v = b if b > 0 else 0
-        if u != v:
-            desc[u] |= np.uint64(1) << np.uint64(v)
-    # Warshall's algorithm, one bitset row per vertex.
-    for k in range(n_vertices):
-        bit = np.uint64(1) << np.uint64(k)
-        for v in range(n_vertices):
-            if desc[v] & bit:
-                desc[v] |= desc[k]
-    for u in range(n_vertices):
-        for v in range(n_vertices):
-            if desc[u] & (np.uint64(1) << np.uint64(v)):
-                anc[v] |= np.uint64(1) << np.uint64(u)
+        rest = below & ~bit
+        while rest:
+            desc[_lowest_bit(rest)] |= above
+            rest &= rest - _ONE
+        rest = above & ~bit
+        while rest:
+            anc[_lowest_bit(rest)] |= below
+            rest &= rest - _ONE
+    reached = desc[0]
+    reaching = anc[0]
+    rest = reaching & ~_ONE
+    while rest:
+        desc[_lowest_bit(rest)] |= reached
+        rest &= rest - _ONE
+    rest = reached & ~_ONE
+    while rest:
+        anc[_lowest_bit(rest)] |= reaching
+        rest &= rest - _ONE
 
 
 @njit(cache=True, nogil=True)
-def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks, dirs_out, count):
-    """Append to `masks` every set of pieces that can shift by +delta or -delta.
+def _superpieces(desc, anc, forward, inc_stack, exc_stack, masks, dirs_out, count):
+    """Append to `masks` every set of pieces that can step in direction `forward` or back
+    (direction forward + 1), and that direction to `dirs_out`.
 
-    The sets are the ideals of the who-blocks-whom digraph (closed under "pushes
-    against"): an ideal without the walls moves by +delta, and the complement of
-    one with the walls moves by -delta.  Backtracking decides the lowest
+    The sets are the ideals of the who-blocks-whom digraph of `_blocking` (closed under "pushes
+    against"): an ideal without the walls moves forward, and the complement of
+    one with the walls moves back.  Backtracking decides the lowest
     undecided vertex, excluding it with its ancestors or including it with its
     descendants, so every leaf is a distinct ideal.  Returns the new count, or
     -1 when `masks` is full.
     """
-    _closure(occ, delta, n_vertices, desc, anc)
     everyone = np.uint64(0)
-    for v in range(n_vertices):
-        everyone |= np.uint64(1) << np.uint64(v)
+    for v in range(desc.size):
+        everyone |= _ONE << np.uint64(v)
     top = 1
     inc_stack[0] = 0
     exc_stack[0] = 0
@@ -248,21 +359,19 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
         exc = exc_stack[top]
         undecided = everyone & ~(inc | exc)
         if undecided != 0:
-            v = 0
-            while not (undecided >> np.uint64(v)) & np.uint64(1):
-                v += 1
+            v = _lowest_bit(undecided)
             inc_stack[top] = inc
             exc_stack[top] = exc | anc[v]
             inc_stack[top + 1] = inc | desc[v]
             exc_stack[top + 1] = exc
             top += 2
             continue
-        if inc & np.uint64(1):
+        if inc & _ONE:
             chosen = everyone & ~inc
-            direction = -delta
+            direction = forward + 1
         else:
             chosen = inc
-            direction = delta
+            direction = forward
         if chosen == 0:
             continue
         if count >= masks.size:
@@ -274,44 +383,62 @@ def _superpieces(occ, delta, n_vertices, desc, anc, inc_stack, exc_stack, masks,
 
 
 @njit(cache=True, nogil=True)
-def _touch(table, pending, count, slots):
+def _touch(table, states, pending, count, slots):
     """Put the home slot of each pending configuration in `slots`, loading each once.
 
-    Hash table and state lookups miss the cache on big searches.  Touching every
-    slot first, in a loop of independent loads, lets the processor overlap those
-    misses; the lookups that follow then find their memory in cache.
+    Table and state lookups miss the cache on big searches.  Touching every slot
+    and the state it names first, in a loop of independent loads, lets the
+    processor overlap those misses; the lookups that follow find them in cache.
     """
-    mask = table.shape[0] - 1
+    mask = table.size - 1
     touched = np.uint64(0)
     for i in range(count):
-        slots[i] = np.int64(_hash(pending[i]) & np.uint64(mask))
-        touched += table[slots[i], 0]
-    slots[count] = np.int64(touched & np.uint64(1))  # keeps the touching loads alive
+        slot = np.int64(_hash(pending, i) & np.uint64(mask))
+        slots[i] = slot
+        entry = table[slot]
+        if entry != 0:
+            touched += states[np.int64(entry) - 1, 0]
+    slots[count] = np.int64(touched & _ONE)  # keeps the touching loads alive
 
 
 @njit(cache=True, nogil=True)
-def _flush(states, parents, n, table, pending, pending_parent, count, max_fill, slots):
-    """Insert the pending configurations in order; returns (n, index of the first that
-    did not fit or -1)."""
-    _touch(table, pending, count, slots)
+def _flush(space, pending, count, slots):
+    """Insert the pending configurations in order; returns the index of the first that
+    did not fit, or -1."""
+    table = space.table
+    states = space.states
+    counts = space.counts
+    _touch(table, states, pending, count, slots)
     for i in range(count):
-        n, status = insert(states, parents, n, table, pending[i], pending_parent[i], max_fill)
-        if status == FULL:
-            return n, i
-    return n, -1
+        slot, found = _probe(table, states, pending, i, slots[i])
+        if found:
+            continue
+        n = counts[N]
+        if n >= counts[ROOM] or counts[FILL] >= counts[MAX_FILL]:
+            return i
+        for w in range(pending.shape[1]):
+            states[n, w] = pending[i, w]
+        table[slot] = np.uint32(n + 1)
+        counts[N] = n + 1
+        counts[FILL] += 1
+    return -1
 
 
 @njit(cache=True, nogil=True)
-def _sift(table, pending, pending_parent, count, out, out_parent, n_out, slots):
-    """Append the pending configurations that `table` lacks to `out`, in order.
+def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
+    """Append the pending configurations that the table lacks to `sifted`, in order.
 
-    Returns (n_out, index of the first that did not fit or -1).  When `out` fills
-    up, the successors of that configuration's parent already appended are taken
-    back too, so `out` holds whole parents only.
+    Returns (n_out, index of the first that did not fit or -1).  When `sifted`
+    fills up, the successors of that configuration's parent already appended are
+    taken back too, so it holds whole parents only.
     """
-    _touch(table, pending, count, slots)
+    table = space.table
+    states = space.states
+    out = sifted.keys
+    out_parent = sifted.parents
+    _touch(table, states, pending, count, slots)
     for i in range(count):
-        if _find(table, pending[i], slots[i])[1]:
+        if _probe(table, states, pending, i, slots[i])[1]:
             continue
         if n_out >= out.shape[0]:
             while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:
@@ -325,39 +452,16 @@ def _sift(table, pending, pending_parent, count, out, out_parent, n_out, slots):
 
 
 @njit(cache=True, nogil=True)
-def _drain(
-    sift,
-    states,
-    parents,
-    n,
-    table,
-    pending,
-    pending_parent,
-    count,
-    max_fill,
-    out,
-    out_parent,
-    slots,
-):
-    """Hand the pending configurations to `_sift` (into `out`) or to `_flush` (into the table)."""
-    if sift:
-        return _sift(table, pending, pending_parent, count, out, out_parent, n, slots)
-    return _flush(states, parents, n, table, pending, pending_parent, count, max_fill, slots)
-
-
-@njit(cache=True, nogil=True)
-def insert_all(states, parents, n, table, keys, key_parent, max_fill):
-    """Insert every row of `keys` in order, as `expand` would have; returns (n, index of
-    the first that did not fit or -1)."""
+def insert_all(space, keys):
+    """Insert every row of `keys` that is new, in order, as `expand` would have; returns the
+    index of the first that did not fit, or -1."""
     slots = np.empty(PENDING + 1, np.int64)
     for lo in range(0, keys.shape[0], PENDING):
         hi = min(keys.shape[0], lo + PENDING)
-        n, failed = _flush(
-            states, parents, n, table, keys[lo:hi], key_parent[lo:hi], hi - lo, max_fill, slots
-        )
+        failed = _flush(space, keys[lo:hi], hi - lo, slots)
         if failed >= 0:
-            return n, lo + failed
-    return n, -1
+            return lo + failed
+    return -1
 
 
 @njit(cache=True, nogil=True)
@@ -366,8 +470,8 @@ def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
 
     A piece can start a move in direction d only if some empty cell lies just
     beyond it in direction d, so looking behind every empty cell finds every
-    candidate (piece, direction) once.  STEP and RAY keep the pair; FLOOD keeps
-    each piece once, to explore all its paths.  Returns how many sets it wrote.
+    candidate (piece, direction number) once.  STEP and RAY keep the pair; FLOOD
+    keeps each piece once, to explore all its paths.  Returns how many it wrote.
     """
     count = 0
     for c in range(pad_of.size):
@@ -383,81 +487,90 @@ def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
                 continue
             marks[slot] = stamp
             set_pieces[count] = piece
-            set_dir[count] = 0 if mode == FLOOD else dirs[d]
+            set_dir[count] = d
             count += 1
     return count
 
 
 @njit(cache=True, nogil=True)
-def expand(
-    states,
-    parents,
-    n,
-    table,
-    lo,
-    hi,
-    budget,
-    reach,
-    superpieces,
-    max_fill,
-    bits,
-    per_word,
-    kind_of,
-    seg_lo,
-    seg_hi,
-    off_lo,
-    off_hi,
-    offs,
-    pad_of,
-    cell_of,
-    base_occ,
-    width,
-    sift,
-    out,
-    out_parent,
-):
+def _resort(board, keys, row, buf, anchors, k):
+    """Rewrite the fields of kind k in keys[row] from `buf` (sorted here), then reset `buf`."""
+    lo = board.kind_first[k]
+    hi = board.kind_first[k + 1]
+    for i in range(lo + 1, hi):
+        value = buf[i]
+        t = i - 1
+        while t >= lo and buf[t] > value:
+            buf[t + 1] = buf[t]
+            t -= 1
+        buf[t + 1] = value
+    mask = (_ONE << np.uint64(board.field_bits[k])) - _ONE
+    for i in range(lo, hi):
+        g = board.field_at[i]
+        shift = np.uint64(g & 63)
+        pos = np.uint64(board.pos_of[k, buf[i]])
+        keys[row, g >> 6] = (keys[row, g >> 6] & ~(mask << shift)) | (pos << shift)
+        buf[i] = anchors[i]
+
+
+@njit(cache=True, nogil=True)
+def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     """Expand parents lo.. (at most `budget` of them, stopping at hi).
 
     A move shifts one piece, or with `superpieces` any set of pieces that can shift
     together, by the displacements `reach` (STEP, RAY or FLOOD) allows.
-    Returns (next parent to expand, n, RANGE_DONE | BUDGET_USED | NEED_ROOM).
+    Returns (next parent to expand, RANGE_DONE | BUDGET_USED | NEED_ROOM, rows).
     Successors are inserted in the order they are generated.  When one does not
     fit, its parent is expanded again from the start on the next call; the
     configurations it already added are found again as old.
 
-    With `sift`, the table is only read: the successors it lacks are appended to
-    `out` with their parents in `out_parent` (n counts the rows of `out`, `parents`
-    and `max_fill` are not used), whole parents at a time, for `insert_all` to
-    insert later.  Calls on disjoint ranges can then run on several threads.
+    With `sift`, the table is only read: the successors it lacks go to `sifted`
+    with their parents (`rows` counts them), whole parents at a time, for
+    `insert_all` to insert later.  Calls on disjoint ranges can then run on
+    several threads.
+
+    The per-move work reads the board's arrays through local names: handing a
+    named tuple of arrays to a function updates the reference count of each.
     """
+    states = space.states
+    words = states.shape[1]
+    kind_of = board.kind_of
+    kind_first = board.kind_first
+    off_lo = board.off_lo
+    off_hi = board.off_hi
+    offs = board.offs
+    pad_of = board.pad_of
+    cell_of = board.cell_of
+    mask_base = board.mask_base
+    field_bits = board.field_bits
+    field_at = board.field_at
+    cell_at = board.cell_at
+    xor_word = board.xor_word
+    xor_bits = board.xor_bits
+    sorted_kind = board.sorted_kind
+    edge_lo = board.edge_lo
+    edge_hi = board.edge_hi
+    edges = board.edges
     n_pieces = kind_of.size
     n_vertices = n_pieces + 1
+    width = board.width
     anchors = np.empty(n_pieces, np.int64)
     buf = np.empty(n_pieces, np.int64)
-    occ = np.empty(base_occ.size, np.int64)
-    # Successors wait in `pending` and are handled in batches (see _drain).
-    pending = np.empty((PENDING, states.shape[1]), np.uint64)
+    occ = np.empty(board.base_occ.size, np.int64)
+    # Successors wait in `pending` and are handled in batches (see _flush and _sift).
+    pending = np.empty((PENDING, words), np.uint64)
     pending_parent = np.empty(PENDING, np.int64)
     slots = np.empty(PENDING + 1, np.int64)
     n_pending = np.int64(0)
-    words = states.shape[1]
-    field_word = np.empty(n_pieces, np.int64)
-    field_shift = np.empty(n_pieces, np.uint64)
-    field_mask = np.empty(n_pieces, np.uint64)
-    for i in range(n_pieces):
-        field_word[i] = i // per_word
-        field_shift[i] = np.uint64(bits * (i % per_word))
-        field_mask[i] = np.uint64((1 << bits) - 1) << field_shift[i]
-    max_cells = 0
-    for p in range(n_pieces):
-        max_cells += off_hi[kind_of[p]] - off_lo[kind_of[p]]
-    cells = np.empty(max_cells, np.int64)
-    seen = np.zeros(base_occ.size, np.int64)
-    queue = np.empty(base_occ.size, np.int64)
-    disps = np.empty(base_occ.size, np.int64)
+    rows = np.int64(0)
+    seen = np.zeros(occ.size, np.int64)
+    queue = np.empty(occ.size, np.int64)
+    disps = np.empty(occ.size, np.int64)
     dirs = np.array([1, -1, width, -width], np.int64)
-    desc = np.empty(n_vertices, np.uint64)
-    anc = np.empty(n_vertices, np.uint64)
+    across = np.empty(n_vertices, np.uint64)
+    across_anc = np.empty(n_vertices, np.uint64)
+    down = np.empty(n_vertices, np.uint64)
+    down_anc = np.empty(n_vertices, np.uint64)
     inc_stack = np.empty(2 * n_vertices + 2, np.uint64)
     exc_stack = np.empty(2 * n_vertices + 2, np.uint64)
     # The sets of pieces that may move from the current parent, as lists of pieces
@@ -466,17 +579,18 @@ def expand(
     set_dir = np.zeros(max(256, 4 * n_pieces), np.int64)
     set_lo = np.arange(4 * n_pieces + 1)
     set_pieces = np.empty(4 * n_pieces, np.int64)
+    set_at = np.empty(4 * n_pieces, np.int64)
+    set_edges = np.empty(4 * n_pieces, np.int64)
     marks = np.zeros(4 * n_pieces, np.int64)
-    n_sets = np.int64(0)
+    right = np.int64(0)  # the direction numbers of DIRECTIONS: right, left, down, up
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
     while parent < stop:
-        unpack_row(states, parent, bits, per_word, anchors)
+        _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, parent, anchors)
         for p in range(n_pieces):
             buf[p] = anchors[p]
-        for q in range(occ.size):
-            occ[q] = base_occ[q]
+        occ[:] = board.base_occ
         for p in range(n_pieces):
             base = pad_of[anchors[p]]
             k = kind_of[p]
@@ -488,21 +602,14 @@ def expand(
             )
         else:
             n_sets = np.int64(0)
-            for axis in range(2):
+            _blocking(occ, width, across, across_anc, down, down_anc)
+            n_sets = _superpieces(
+                across, across_anc, right, inc_stack, exc_stack, masks, set_dir, n_sets
+            )
+            if n_sets >= 0:
                 n_sets = _superpieces(
-                    occ,
-                    1 if axis == 0 else width,
-                    n_vertices,
-                    desc,
-                    anc,
-                    inc_stack,
-                    exc_stack,
-                    masks,
-                    set_dir,
-                    n_sets,
+                    down, down_anc, right + 2, inc_stack, exc_stack, masks, set_dir, n_sets
                 )
-                if n_sets < 0:
-                    break
             if n_sets < 0:
                 masks = np.empty(2 * masks.size, np.uint64)
                 set_dir = np.zeros(masks.size, np.int64)
@@ -511,143 +618,160 @@ def expand(
                 set_lo = np.empty(masks.size + 1, np.int64)
             if set_pieces.size < n_sets * n_pieces:
                 set_pieces = np.empty(masks.size * n_pieces, np.int64)
+                set_at = np.empty(set_pieces.size, np.int64)
+                set_edges = np.empty(set_pieces.size, np.int64)
             total = 0
             for s in range(n_sets):
                 set_lo[s] = total
-                for p in range(n_pieces):
-                    if (masks[s] >> np.uint64(p + 1)) & np.uint64(1):
-                        set_pieces[total] = p
-                        total += 1
+                bits = masks[s] >> _ONE
+                while bits:
+                    set_pieces[total] = _lowest_bit(bits)
+                    total += 1
+                    bits &= bits - _ONE
             set_lo[n_sets] = total
+        for m in range(set_lo[n_sets]):
+            set_at[m] = pad_of[anchors[set_pieces[m]]]
+            set_edges[m] = 4 * kind_of[set_pieces[m]]
         for s in range(n_sets):
-            n_cells = np.int64(0)
-            for m in range(set_lo[s], set_lo[s + 1]):
-                p = set_pieces[m]
-                base = pad_of[anchors[p]]
-                k = kind_of[p]
-                for o in range(off_lo[k], off_hi[k]):
-                    cells[n_cells] = base + offs[o]
-                    occ[base + offs[o]] = 0
-                    n_cells += 1
-            stamp += 1
-            found = _displacements(
-                reach, set_dir[s], occ, cells, n_cells, dirs, seen, stamp, queue, disps
-            )
+            # The displacements of the moving set, checked on the cells it enters on each
+            # unit step; the first step of a superpiece always fits (that is how the
+            # ideals were chosen).
+            first_piece = set_lo[s]
+            last_piece = set_lo[s + 1]
+            mask = masks[s] if superpieces else _ONE << np.uint64(set_pieces[s] + 1)
+            found = 0
+            if reach == FLOOD:
+                ref = pad_of[anchors[set_pieces[first_piece]]]
+                stamp += 1
+                seen[ref] = stamp
+                queue[0] = 0
+                head = 0
+                tail = 1
+                while head < tail:
+                    disp = queue[head]
+                    head += 1
+                    for d in range(4):
+                        nd = disp + dirs[d]
+                        if seen[ref + nd] == stamp or not _fits(
+                            occ,
+                            edge_lo,
+                            edge_hi,
+                            edges,
+                            set_at,
+                            set_edges,
+                            first_piece,
+                            last_piece,
+                            mask,
+                            disp,
+                            d,
+                        ):
+                            continue
+                        seen[ref + nd] = stamp
+                        queue[tail] = nd
+                        tail += 1
+                        disps[found] = nd
+                        found += 1
+            else:
+                d = set_dir[s]
+                disp = 0
+                while (superpieces and disp == 0) or _fits(
+                    occ,
+                    edge_lo,
+                    edge_hi,
+                    edges,
+                    set_at,
+                    set_edges,
+                    first_piece,
+                    last_piece,
+                    mask,
+                    disp,
+                    d,
+                ):
+                    disp += dirs[d]
+                    disps[found] = disp
+                    found += 1
+                    if reach == STEP:
+                        break
             for j in range(found):
-                # The successor's words are the parent's with the moved kinds rewritten.
+                # The parent's code with the moved pieces' bits flipped, or their kind's
+                # fields sorted again.
                 for w in range(words):
                     pending[n_pending, w] = states[parent, w]
-                for m in range(set_lo[s], set_lo[s + 1]):
+                resort = False
+                for m in range(first_piece, last_piece):
                     p = set_pieces[m]
-                    buf[p] = cell_of[pad_of[anchors[p]] + disps[j]]
-                for m in range(set_lo[s], set_lo[s + 1]):
-                    lo_k = seg_lo[set_pieces[m]]
-                    if m > set_lo[s] and seg_lo[set_pieces[m - 1]] == lo_k:
-                        continue  # this kind was rewritten already
-                    hi_k = seg_hi[set_pieces[m]]
-                    for i in range(lo_k + 1, hi_k):
-                        value = buf[i]
-                        t = i - 1
-                        while t >= lo_k and buf[t] > value:
-                            buf[t + 1] = buf[t]
-                            t -= 1
-                        buf[t + 1] = value
-                    for i in range(lo_k, hi_k):
-                        w = field_word[i]
-                        pending[n_pending, w] = (pending[n_pending, w] & ~field_mask[i]) | (
-                            np.uint64(buf[i]) << field_shift[i]
-                        )
-                        buf[i] = anchors[i]
+                    k = kind_of[p]
+                    a = anchors[p]
+                    b = cell_of[pad_of[a] + disps[j]]
+                    if sorted_kind[k]:
+                        buf[p] = b
+                        resort = True
+                    else:
+                        pending[n_pending, xor_word[k, a]] ^= xor_bits[k, a]
+                        pending[n_pending, xor_word[k, b]] ^= xor_bits[k, b]
+                if resort:
+                    for m in range(first_piece, last_piece):
+                        k = kind_of[set_pieces[m]]
+                        if sorted_kind[k] and (m == first_piece or kind_of[set_pieces[m - 1]] != k):
+                            _resort(board, pending, n_pending, buf, anchors, k)
                 pending_parent[n_pending] = parent
                 n_pending += 1
-                if n_pending == pending_parent.size:
-                    n, failed = _drain(
-                        sift,
-                        states,
-                        parents,
-                        n,
-                        table,
-                        pending,
-                        pending_parent,
-                        n_pending,
-                        max_fill,
-                        out,
-                        out_parent,
-                        slots,
-                    )
+                if n_pending == PENDING:
+                    if sift:
+                        rows, failed = _sift(
+                            space, pending, pending_parent, n_pending, sifted, rows, slots
+                        )
+                    else:
+                        failed = _flush(space, pending, n_pending, slots)
                     n_pending = np.int64(0)
                     if failed >= 0:
-                        return pending_parent[failed], n, NEED_ROOM
-            for m in range(set_lo[s], set_lo[s + 1]):
-                p = set_pieces[m]
-                base = pad_of[anchors[p]]
-                k = kind_of[p]
-                for o in range(off_lo[k], off_hi[k]):
-                    occ[base + offs[o]] = p + 1
+                        return pending_parent[failed], NEED_ROOM, rows
         parent += 1
-    n, failed = _drain(
-        sift,
-        states,
-        parents,
-        n,
-        table,
-        pending,
-        pending_parent,
-        n_pending,
-        max_fill,
-        out,
-        out_parent,
-        slots,
-    )
+    if sift:
+        rows, failed = _sift(space, pending, pending_parent, n_pending, sifted, rows, slots)
+    else:
+        failed = _flush(space, pending, n_pending, slots)
     if failed >= 0:
-        return pending_parent[failed], n, NEED_ROOM
-    return parent, n, (RANGE_DONE if parent >= hi else BUDGET_USED)
+        return pending_parent[failed], NEED_ROOM, rows
+    return parent, (RANGE_DONE if parent >= hi else BUDGET_USED), rows
 
 
 @njit(cache=True, nogil=True)
-def goal_scan(
-    states,
-    lo,
-    hi,
-    bits,
-    per_word,
-    kind_of,
-    goal_kind_at,
-    n_required,
-    empty_cell,
-    check_empty,
-    off_lo,
-    off_hi,
-    offs,
-    pad_of,
-    cell_of,
-    first_only,
-):
+def goal_scan(board, states, lo, hi, goal_kind_at, n_required, empty_cell, check_empty, first_only):
     """Find configurations in lo..hi that meet the goal.
 
     `goal_kind_at[c]` is 1 + the kind required to have an anchor at cell c (0 if
     none); `empty_cell[c]` marks cells that must be empty.  Returns (index of the
     first match or -1, number of matches); with `first_only` it stops at the first.
     """
-    n_pieces = kind_of.size
+    n_pieces = board.kind_of.size
     anchors = np.empty(n_pieces, np.int64)
     first = -1
     count = 0
     for index in range(lo, hi):
-        unpack_row(states, index, bits, per_word, anchors)
+        _decode(
+            board.kind_first,
+            board.mask_base,
+            board.field_bits,
+            board.field_at,
+            board.cell_at,
+            states,
+            index,
+            anchors,
+        )
         matched = 0
         for p in range(n_pieces):
-            if goal_kind_at[anchors[p]] == kind_of[p] + 1:
+            if goal_kind_at[anchors[p]] == board.kind_of[p] + 1:
                 matched += 1
         if matched != n_required:
             continue
         ok = True
         if check_empty:
             for p in range(n_pieces):
-                base = pad_of[anchors[p]]
-                k = kind_of[p]
-                for o in range(off_lo[k], off_hi[k]):
-                    if empty_cell[cell_of[base + offs[o]]]:
+                base = board.pad_of[anchors[p]]
+                k = board.kind_of[p]
+                for o in range(board.off_lo[k], board.off_hi[k]):
+                    if empty_cell[board.cell_of[base + board.offs[o]]]:
                         ok = False
                         break
                 if not ok:

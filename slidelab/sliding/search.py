@@ -12,6 +12,7 @@ the results are the same for every `jobs`.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import time
 from collections.abc import Callable, Generator
@@ -35,8 +36,14 @@ ResultT = TypeVar("ResultT")
 CHUNK_SECONDS = 0.05
 """How long one kernel call should run before control returns to the driver."""
 
-MAX_LOAD = 0.7
-"""Fill factor at which the hash table doubles."""
+MAX_LOAD = 0.6
+"""Fill factor at which the hash table is rebuilt without the configurations it no longer needs."""
+
+REBUILT_LOAD = 0.3
+"""Most fill factor a rebuilt table may start with: a bigger window doubles the table."""
+
+STATE_GROWTH = 1.25
+"""Factor by which the array of configurations grows (in place, by reallocation)."""
 
 FARTHEST_EXAMPLES = 5
 
@@ -48,7 +55,7 @@ SPLIT_PARENTS = 64
 """Parents each thread must get too: a pace timed on a few parents is mostly noise."""
 
 STATE_CAPACITY = (1 << 31) - 1
-"""Most configurations a search can hold: parents are int32 indices."""
+"""Most configurations a search can hold: the table holds uint32 indices + 1."""
 SIFT_ROWS = 1 << 16
 """Initial rows of each thread's buffer of unknown successors (doubled when one overflows)."""
 
@@ -93,61 +100,86 @@ class Analysis:
 
 @dataclass
 class _Space:
-    """The growing arrays of one breadth-first search."""
+    """The growing arrays of one breadth-first search, as `kernels.Space` shows them."""
 
     tables: Tables
-    states: np.ndarray
-    parents: np.ndarray
-    table: np.ndarray
-    n: int = 0
+    store: kernels.Space
+    limit: int
+    """Most configurations the search may hold (`--max-states`)."""
 
     @classmethod
-    def create(cls, tables: Tables, capacity: int = 1 << 12) -> _Space:
-        return cls(
-            tables,
-            np.zeros((capacity, tables.words), np.uint64),
-            np.full(capacity, -1, np.int32),
-            np.zeros((2 * capacity, tables.words), np.uint64),
+    def create(cls, tables: Tables, limit: int, capacity: int = 1 << 12) -> _Space:
+        counts = np.zeros(5, np.int64)
+        store = kernels.Space(
+            np.zeros((capacity, tables.words), np.uint64), np.zeros(2 * capacity, np.uint32), counts
         )
+        space = cls(tables, store, limit)
+        space._bound()
+        return space
 
     @property
-    def max_fill(self) -> int:
-        return min(int(self.table.shape[0] * MAX_LOAD), int(self.states.shape[0]))
+    def states(self) -> np.ndarray:
+        return self.store.states
+
+    @property
+    def n(self) -> int:
+        return int(self.store.counts[kernels.N])
+
+    @n.setter
+    def n(self, value: int) -> None:
+        self.store.counts[kernels.N] = value
+
+    def _bound(self) -> None:
+        """Tell the kernels how far the arrays as they are now may fill."""
+        counts = self.store.counts
+        counts[kernels.ROOM] = min(self.limit, self.store.states.shape[0])
+        counts[kernels.MAX_FILL] = int(self.store.table.size * MAX_LOAD)
+
+    def set_floor(self, index: int) -> None:
+        """From now on the table need only find configurations from `index` on."""
+        self.store.counts[kernels.FLOOR] = index
 
     def bytes_used(self) -> int:
-        return self.states.nbytes + self.parents.nbytes + self.table.nbytes
+        return self.store.states.nbytes + self.store.table.nbytes
+
+    def _states_full(self) -> bool:
+        return self.n >= int(self.store.states.shape[0])
+
+    def _table_size(self) -> int:
+        """The size of the table after the next rebuild: doubled until the window fits."""
+        size = self.store.table.size
+        while self.n - int(self.store.counts[kernels.FLOOR]) > size * REBUILT_LOAD:
+            size *= 2
+        return size
 
     def growth_peak(self) -> int:
-        """Bytes held at the peak of the next `make_room`: each grown array is filled while
-        the one it replaces is still held."""
-        rows, table = self.states.nbytes + self.parents.nbytes, self.table.nbytes
+        """Bytes held at the peak of the next `make_room`: a reallocated array may be copied,
+        and a grown table is filled while the old one is held (a table rebuilt at its size is
+        cleared and refilled in place)."""
+        rows, table = self.store.states.nbytes, self.store.table.nbytes
         peak = rows + table
-        if self.n >= self.states.shape[0]:
-            peak = max(peak, 3 * rows + table)
-            rows *= 2
-        if self.n >= int(self.table.shape[0] * MAX_LOAD):
-            peak = max(peak, rows + 3 * table)
+        if self._states_full():
+            grown = int(rows * STATE_GROWTH)
+            peak = max(peak, rows + grown + table)
+            rows = grown
+        if self.store.counts[kernels.FILL] >= self.store.counts[kernels.MAX_FILL]:
+            size = self._table_size()
+            if size != self.store.table.size:
+                peak = max(peak, rows + table + 4 * size)
         return peak
 
     def make_room(self) -> None:
-        """Grow whichever array stopped the kernel."""
-        if self.n >= self.states.shape[0]:
-            capacity = 2 * self.states.shape[0]
-            states = np.zeros((capacity, self.tables.words), np.uint64)
-            states[: self.n] = self.states[: self.n]
-            parents = np.full(capacity, -1, np.int32)
-            parents[: self.n] = self.parents[: self.n]
-            self.states, self.parents = states, parents
-        if self.n >= int(self.table.shape[0] * MAX_LOAD):
-            self.table = np.zeros((2 * self.table.shape[0], self.tables.words), np.uint64)
-            kernels.rehash(self.states, self.n, self.table)
-
-    def path_to(self, index: int) -> tuple[Configuration, ...]:
-        chain = []
-        while index >= 0:
-            chain.append(self.tables.decode(self.states[index]))
-            index = int(self.parents[index])
-        return tuple(reversed(chain))
+        """Grow the configurations or rebuild the table, whichever stopped the kernel."""
+        store = self.store
+        if self._states_full():
+            capacity = max(int(store.states.shape[0] * STATE_GROWTH), store.states.shape[0] + 1)
+            store.states.resize((capacity, self.tables.words), refcheck=False)
+        if store.counts[kernels.FILL] >= store.counts[kernels.MAX_FILL]:
+            size = self._table_size()
+            table = store.table if size == store.table.size else np.zeros(size, np.uint32)
+            self.store = kernels.Space(store.states, table, store.counts)
+            kernels.rebuild(self.store)
+        self._bound()
 
 
 @dataclass(frozen=True)
@@ -168,23 +200,15 @@ class _GoalTables:
         return cls(kind_at, len(puzzle.goal.placements), empty)
 
     def scan(self, space: _Space, lo: int, hi: int, first_only: bool) -> tuple[int, int]:
-        t = space.tables
         first, count = kernels.goal_scan(
+            space.tables.board,
             space.states,
             lo,
             hi,
-            t.bits,
-            t.per_word,
-            t.kind_of,
             self.kind_at,
             self.required,
             self.empty,
             bool(self.empty.any()),
-            t.off_lo,
-            t.off_hi,
-            t.offs,
-            t.pad_of,
-            t.cell_of,
             first_only,
         )
         return int(first), int(count)
@@ -196,6 +220,8 @@ class _Outcome:
     layer_starts: list[int]
     goal_index: int = -1
     limit_message: str | None = None
+    path: tuple[int, ...] = (0,)
+    """Indices of the configurations of a shortest solution, once the goal is met."""
 
     @property
     def layers(self) -> tuple[int, ...]:
@@ -210,7 +236,7 @@ class _Expander:
     """Expands a chunk of a layer on this thread, or split over up to `jobs` threads."""
 
     def __init__(self, tables: Tables, style: MoveStyle, jobs: int, limits: Limits) -> None:
-        self.layout = tables.layout
+        self.board = tables.board
         self.limits = limits
         self.refusal = ""
         """Why the space could not grow, once `room` said so."""
@@ -226,8 +252,8 @@ class _Expander:
         rows = min(SIFT_ROWS, limits.memory.limit // (64 * jobs * (self.words + 1)))
         self.outs = [self._buffers(rows if jobs > 1 else 0) for _ in range(jobs)]
 
-    def _buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray]:
-        return np.empty((rows, self.words), np.uint64), np.empty(rows, np.int64)
+    def _buffers(self, rows: int) -> kernels.Sifted:
+        return kernels.Sifted(np.empty((rows, self.words), np.uint64), np.empty(rows, np.int64))
 
     def close(self) -> None:
         self.pool.shutdown()
@@ -260,41 +286,34 @@ class _Expander:
     def step(self, space: _Space, lo: int, hi: int, budget: int) -> tuple[int, int]:
         """Expand parents lo.. (at most `budget`, stopping at hi) into `space`, up to the
         limits, as `kernels.expand` does; returns (next parent, status)."""
-        limit = self.limits.states
         stop = min(hi, lo + budget)
         work = (stop - lo) * self.pace
         threads = min(self.jobs, (stop - lo) // SPLIT_PARENTS, int(work / SPLIT_SECONDS))
         tick = time.perf_counter()
         if threads > 1:
-            parent, status = self._split(space, lo, stop, hi, limit, threads)
+            parent, status = self._split(space, lo, stop, hi, threads)
         else:
-            parent, status = self._expand(space, lo, hi, budget, limit)
+            parent, status = self._expand(space, lo, hi, budget)
         if parent > lo:
             self.pace = (time.perf_counter() - tick) * max(threads, 1) / (parent - lo)
         return parent, status
 
-    def _expand(self, space: _Space, lo: int, hi: int, budget: int, limit: int) -> tuple[int, int]:
+    def _expand(self, space: _Space, lo: int, hi: int, budget: int) -> tuple[int, int]:
         """`kernels.expand` on this thread, inserting as it goes."""
-        parent, space.n, status = kernels.expand(
-            space.states,
-            space.parents,
-            space.n,
-            space.table,
+        parent, status, _ = kernels.expand(
+            self.board,
+            space.store,
             lo,
             hi,
             budget,
             self.reach_code,
             self.style.superpieces,
-            min(space.max_fill, limit),
-            *self.layout,
             False,
-            *self.no_out,
+            self.no_out,
         )
         return parent, status
 
-    def _split(
-        self, space: _Space, lo: int, stop: int, hi: int, limit: int, threads: int
-    ) -> tuple[int, int]:
+    def _split(self, space: _Space, lo: int, stop: int, hi: int, threads: int) -> tuple[int, int]:
         """Sift parents lo..stop in `threads` slices at once, then insert what is left in order.
 
         The tables grow here as needed (a chunk is not sifted again).  A slice whose
@@ -305,25 +324,18 @@ class _Expander:
         slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(threads)]
         futures = [self.pool.submit(self._sift, space, *job) for job in slices[1:]]
         sifted = [self._sift(space, *slices[0])] + [future.result() for future in futures]
-        for ((out, out_parent), _, end), (parent, rows) in zip(slices, sifted, strict=True):
+        for (out, _, end), (parent, rows) in zip(slices, sifted, strict=True):
             done = 0
             while done < rows:
-                space.n, failed = kernels.insert_all(
-                    space.states,
-                    space.parents,
-                    space.n,
-                    space.table,
-                    out[done:rows],
-                    out_parent[done:rows],
-                    min(space.max_fill, limit),
-                )
+                failed = kernels.insert_all(space.store, out.keys[done:rows])
                 done = rows if failed < 0 else done + failed
                 if done < rows and not self.room(space):
-                    return int(out_parent[done]), kernels.NEED_ROOM
-            if parent < end and self._buffers_fit(2 * out.shape[0], space):
-                self.outs = [self._buffers(2 * out.shape[0]) for _ in self.outs]
+                    return int(out.parents[done]), kernels.NEED_ROOM
+            rows_now = out.keys.shape[0]
+            if parent < end and self._buffers_fit(2 * rows_now, space):
+                self.outs = [self._buffers(2 * rows_now) for _ in self.outs]
             while parent < end:
-                parent, status = self._expand(space, parent, end, end - parent, limit)
+                parent, status = self._expand(space, parent, end, end - parent)
                 if status == kernels.NEED_ROOM and not self.room(space):
                     return parent, status
         return stop, kernels.RANGE_DONE if stop >= hi else kernels.BUDGET_USED
@@ -334,26 +346,37 @@ class _Expander:
         grown = len(self.outs) * rows * (self.words + 1) * 8
         return space.bytes_used() + self.bytes_used() + grown <= self.limits.memory.limit
 
-    def _sift(
-        self, space: _Space, out: tuple[np.ndarray, np.ndarray], lo: int, hi: int
-    ) -> tuple[int, int]:
+    def _sift(self, space: _Space, out: kernels.Sifted, lo: int, hi: int) -> tuple[int, int]:
         """Successors of parents lo..hi the table lacks, into `out`; (next parent, rows)."""
-        parent, rows, _ = kernels.expand(
-            space.states,
-            space.parents,
-            0,
-            space.table,
+        return self._sift_store(space.store, out, lo, hi)
+
+    def _sift_store(
+        self, store: kernels.Space, out: kernels.Sifted, lo: int, hi: int
+    ) -> tuple[int, int]:
+        parent, _, rows = kernels.expand(
+            self.board,
+            store,
             lo,
             hi,
             hi - lo,
             self.reach_code,
             self.style.superpieces,
-            0,
-            *self.layout,
             True,
-            *out,
+            out,
         )
         return parent, rows
+
+    def neighbours(self, key: np.ndarray) -> np.ndarray:
+        """Every configuration one move from `key` (repeats possible), as rows of codes."""
+        counts = np.zeros(5, np.int64)
+        alone = kernels.Space(key.reshape(1, -1), np.zeros(2, np.uint32), counts)
+        rows = 64
+        while True:
+            out = self._buffers(rows)
+            parent, found = self._sift_store(alone, out, 0, 1)
+            if parent == 1:
+                return out.keys[:found]
+            rows *= 2
 
 
 def check_style(puzzle: Puzzle, style: MoveStyle) -> None:
@@ -392,26 +415,43 @@ def _bfs(
         raise SlidelabError(f"the number of jobs must be at least 1, not {jobs}")
     tables = build_tables(puzzle)
     goal = _GoalTables.build(tables)
-    space = _Space.create(tables)
+    space = _Space.create(tables, limits.states)
     outcome = _Outcome(space, [0])
-    space.n, _ = kernels.insert(
-        space.states,
-        space.parents,
-        0,
-        space.table,
-        tables.encode(puzzle.start.placements),
-        -1,
-        space.max_fill,
-    )
+    kernels.insert_all(space.store, tables.encode(puzzle.start.placements).reshape(1, -1))
     if stop_at_goal and goal.scan(space, 0, 1, True)[0] == 0:
         outcome.goal_index = 0
         return outcome
     expander = _Expander(tables, style, jobs, limits)
     try:
         yield from _layers(space, outcome, goal if stop_at_goal else None, expander)
+        if outcome.goal_index > 0:
+            outcome.path = _path_back(space, outcome.layer_starts, outcome.goal_index, expander)
     finally:
         expander.close()
     return outcome
+
+
+def _path_back(
+    space: _Space, layer_starts: list[int], index: int, expander: _Expander
+) -> tuple[int, ...]:
+    """The indices of a shortest path from the start to configuration `index`, start first.
+
+    Each step back goes to the first configuration of the layer before that is one move
+    away: the one whose expansion met the configuration first, since every move can be
+    undone.
+    """
+    chain = [index]
+    layer = bisect.bisect_right(layer_starts, index) - 1
+    while layer > 0:
+        neighbours = expander.neighbours(space.states[index])
+        index = int(
+            kernels.first_match(
+                space.states, layer_starts[layer - 1], layer_starts[layer], neighbours
+            )
+        )
+        chain.append(index)
+        layer -= 1
+    return tuple(reversed(chain))
 
 
 def _layers(
@@ -425,14 +465,17 @@ def _layers(
     while outcome.layer_starts[-1] < space.n:
         lo, hi = outcome.layer_starts[-1], space.n
         outcome.layer_starts.append(hi)
+        space.set_floor(outcome.layer_starts[-3] if distance > 0 else 0)
         distance += 1
         parent = lo
         while parent < hi:
-            before = space.n
+            before, first_parent = space.n, parent
             tick = time.perf_counter()
             parent, status = expander.step(space, parent, hi, budget)
             took = time.perf_counter() - tick
-            budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 8), 1 << 22))
+            if parent > first_parent:  # the pace of the parents done: a step can stop early
+                pace = (parent - first_parent) / max(took, 1e-4)
+                budget = int(min(max(pace * CHUNK_SECONDS, 8), 1 << 22))
             if goal is not None and space.n > before:
                 first, _ = goal.scan(space, before, space.n, True)
                 if first >= 0:
@@ -477,7 +520,7 @@ def solve(
     if outcome.goal_index < 0:
         return SolveResult(style, None, outcome.layers, space.n, (), outcome.limit_message, memory)
     space.n = outcome.goal_index + 1  # what was met after the goal does not count
-    path = space.path_to(outcome.goal_index)
+    path = tuple(space.tables.decode(space.states[i]) for i in outcome.path)
     return SolveResult(style, len(path) - 1, outcome.layers, space.n, path, None, memory)
 
 
@@ -540,11 +583,9 @@ def warm_up() -> None:
 
 def warm_up_tables() -> None:
     """Compile the hash-table kernels on an empty table."""
-    space = _Space.create(build_tables(_TINY_PUZZLE), capacity=4)
-    kernels.rehash(space.states, 0, space.table)
-    kernels.insert_all(
-        space.states, space.parents, 0, space.table, space.states[:0], np.empty(0, np.int64), 0
-    )
+    space = _Space.create(build_tables(_TINY_PUZZLE), 1, capacity=4)
+    kernels.rebuild(space.store)
+    kernels.insert_all(space.store, space.states[:0])
 
 
 def warm_up_style(style: MoveStyle) -> None:

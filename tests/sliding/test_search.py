@@ -156,7 +156,7 @@ def test_max_memory_stops_before_a_growth_would_pass_it():
     puzzle = parse_puzzle(single_blank(3, 3))
     analysis = drive(analyze(puzzle, MoveStyle.STEP, max_memory=1 << 20, jobs=1))
     assert analysis.limit_message == (
-        "stopped at distance 18 after 22,937 configurations, growing its tables to 1.1 MiB "
+        "stopped at distance 20 after 46,600 configurations, growing its tables to 1.1 MiB "
         "would pass the limit set by --max-memory (1.0 MiB); the search held 0.6 MiB"
     )
     assert analysis.memory_bytes <= 1 << 20
@@ -166,9 +166,9 @@ def test_the_default_memory_budget_is_named_when_it_stops_a_search(monkeypatch):
     monkeypatch.setattr(memory, "available_memory", lambda: 4 << 20)
     result = drive(analyze(parse_puzzle(single_blank(3, 3)), MoveStyle.STEP, jobs=1))
     assert result.limit_message == (
-        "stopped at distance 21 after 65,536 configurations, growing its tables to 3.3 MiB "
+        "stopped at distance 24 after 116,407 configurations, growing its tables to 3.0 MiB "
         "would pass the default memory budget (60% of the available memory, 2.4 MiB; set it "
-        "with --max-memory); the search held 1.8 MiB"
+        "with --max-memory); the search held 1.9 MiB"
     )
 
 
