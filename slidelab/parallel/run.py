@@ -38,7 +38,7 @@ from slidelab.parallel.journal import Journal
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, RunStopped, drive, relay
 
-ROOT_NODES = 500_000
+ROOT_NODES = 100_000
 """Nodes the root is explored with before the search is split at all."""
 ROOT_GROWTH = 2
 """The root is searched here to its end if its estimated size is at most this many budgets."""

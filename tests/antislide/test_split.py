@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from slidelab.antislide.model import Box
@@ -42,15 +40,14 @@ def test_two_processes_count_4x4x5(tiny_budgets):
     assert split.result.solutions == 47403 and split.subproblems > 2
 
 
-def test_workers_fork_when_alone_and_spawn_beside_a_thread_with_the_same_count(tiny_budgets):
+def test_workers_fork_when_alone_and_spawn_beside_threads_with_the_same_count(
+    tiny_budgets, monkeypatch
+):
+    """The command line's forked workers run in tests/parallel/test_kill.py (a subprocess);
+    here the choice, and a real run on spawned workers."""
+    monkeypatch.setattr(run.threading, "active_count", lambda: 1)
     assert run._start_method() == "fork"
-    release = threading.Event()
-    beside = threading.Thread(target=release.wait)
-    beside.start()
-    try:
-        assert run._start_method() == "spawn"
-        split = drive(solve_split(Box((4, 4, 5)), jobs=2))
-    finally:
-        release.set()
-        beside.join()
+    monkeypatch.setattr(run.threading, "active_count", lambda: 2)
+    assert run._start_method() == "spawn"
+    split = drive(solve_split(Box((4, 4, 5)), jobs=2))
     assert split.result.solutions == 47403 and split.subproblems > 2
