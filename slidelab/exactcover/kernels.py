@@ -227,12 +227,35 @@ def _untweak(a, i, unhide, top, ulink, dlink, color, length):
     length[i] += k
 
 
+class LinksArrays(NamedTuple):
+    """Dancing links and the choice stack of `search_m`, handed to it as one argument; names
+    as in TAOCP 7.2.2.1 (see the module's docstring)."""
+
+    top: np.ndarray
+    ulink: np.ndarray
+    dlink: np.ndarray
+    color: np.ndarray
+    length: np.ndarray
+    llink: np.ndarray
+    rlink: np.ndarray
+    bound: np.ndarray
+    slack: np.ndarray
+    x: np.ndarray
+    """The choice x_l at each level: a node of the chosen option, or item i for a null choice."""
+    ft: np.ndarray
+    """FT_l: the first option tweaked at level l (Algorithm M)."""
+    degree: np.ndarray
+    """Branching degree at each level, for the progress estimate."""
+    tried: np.ndarray
+    """How many choices came before x_l at each level."""
+    regs: np.ndarray
+    """Level, resume point and counters (indices in `kernels`)."""
+    rng: np.ndarray
+    """State of the kernels' random-number generator (used by seeded runs)."""
+
+
 @njit(cache=True, nogil=True)
-def search_m(
-    top, ulink, dlink, color, length, llink, rlink, bound, slack,
-    x, ft, degree, tried, regs, rng, randomize, n_items, n_primary,
-    listing, sol_opts, sol_ends, limit, budget,
-):  # fmt: skip
+def search_m(a, randomize, n_items, n_primary, listing, sol_opts, sol_ends, limit, budget):
     """Algorithm M (exact cover with multiplicities and colours) for at most `budget` nodes.
 
     Primary item i must be covered between BOUND(i) - SLACK(i) and BOUND(i) times.
@@ -240,6 +263,9 @@ def search_m(
     more options.  With `listing`, solutions go to `sol_opts` / `sol_ends` as option
     numbers; the search stops at `limit` solutions.  Everything it did is in the arrays.
     """
+    top, ulink, dlink, color, length = a.top, a.ulink, a.dlink, a.color, a.length
+    llink, rlink, bound, slack = a.llink, a.rlink, a.bound, a.slack
+    x, ft, degree, tried, regs, rng = a.x, a.ft, a.degree, a.tried, a.regs, a.rng
     level = regs[LEVEL]
     nodes = regs[NODES]
     stop = nodes + budget

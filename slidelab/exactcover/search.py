@@ -180,10 +180,8 @@ class _Run:
             )  # fmt: skip
         else:
             kernels.search_m(
-                a.top, a.ulink, a.dlink, a.color, a.length, a.llink, a.rlink, a.bound, a.slack,
-                a.x, a.ft, a.degree, a.tried, a.regs, a.rng, self.state.random_seed is not None,
-                self.state.n_items, self.state.n_primary, self.listing, self.sol_opts,
-                self.sol_ends, self.limit, self.budget,
+                a, self.state.random_seed is not None, self.state.n_items, self.state.n_primary,
+                self.listing, self.sol_opts, self.sol_ends, self.limit, self.budget,
             )  # fmt: skip
         took = time.perf_counter() - tick
         grown = self.budget * CHUNK_SECONDS / max(took, 1e-4)

@@ -19,14 +19,14 @@ import os
 import time
 import zipfile
 from collections.abc import Generator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
-from slidelab.exactcover.kernels import BitsArrays
+from slidelab.exactcover.kernels import BitsArrays, LinksArrays
 from slidelab.exactcover.problem import Matrix, Problem
 from slidelab.fileio import FileAccessError, write_bytes_atomically
 from slidelab.memory import MemoryBudget
@@ -64,33 +64,6 @@ index arrays that sort the nodes into item lists."""
 
 class StateError(SlidelabError):
     """A saved search that cannot be resumed (another problem, another version, a damaged file)."""
-
-
-@dataclass(eq=False)
-class LinksArrays:
-    """Dancing links and the choice stack; names as in TAOCP 7.2.2.1 (see `kernels`)."""
-
-    top: np.ndarray
-    ulink: np.ndarray
-    dlink: np.ndarray
-    color: np.ndarray
-    length: np.ndarray
-    llink: np.ndarray
-    rlink: np.ndarray
-    bound: np.ndarray
-    slack: np.ndarray
-    x: np.ndarray
-    """The choice x_l at each level: a node of the chosen option, or item i for a null choice."""
-    ft: np.ndarray
-    """FT_l: the first option tweaked at level l (Algorithm M)."""
-    degree: np.ndarray
-    """Branching degree at each level, for the progress estimate."""
-    tried: np.ndarray
-    """How many choices came before x_l at each level."""
-    regs: np.ndarray
-    """Level, resume point and counters (indices in `kernels`)."""
-    rng: np.ndarray
-    """State of the kernels' random-number generator (used by seeded runs)."""
 
 
 Arrays = LinksArrays | BitsArrays
@@ -422,7 +395,7 @@ def save_state(path: str | os.PathLike[str], state: SearchState) -> None:
 
 def _named(arrays: Arrays) -> dict[str, Any]:
     """The arrays of an engine by name."""
-    return arrays._asdict() if isinstance(arrays, BitsArrays) else asdict(arrays)
+    return arrays._asdict()
 
 
 def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
@@ -437,7 +410,7 @@ def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
             if meta[2] == BITS:
                 arrays: Arrays = BitsArrays(*(saved[name] for name in BitsArrays._fields))
             else:
-                arrays = LinksArrays(**{f.name: saved[f.name] for f in fields(LinksArrays)})
+                arrays = LinksArrays(*(saved[name] for name in LinksArrays._fields))
             alive = saved["alive"]
     except FileNotFoundError:
         raise FileAccessError(f"{path}: no such file") from None
