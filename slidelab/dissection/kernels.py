@@ -51,7 +51,7 @@ st[KIDS]) instead of being followed: that lists a subproblem's children.
 `search` runs until `budget` steps (tree nodes and matching nodes) are used, the
 output buffer is full, or the search is over; all its state is in the arrays it is
 given, so the next call carries on.  It takes them grouped by role in NamedTuples:
-`Tables` (read only), `Tree` (the levels' stack and the counters), `Leaf` (one
+`shifts.Arrays` (read only), `Tree` (the levels' stack and the counters), `Leaf` (one
 leaf's graph and matching stack), `Output`, and `Mode`.
 """
 
@@ -81,25 +81,6 @@ UNMATCHED = -1
 
 _UNLIMITED = np.int64(1) << np.int64(62)
 """No limit on the product of the pairs' choices (when nothing is stored)."""
-
-
-class Tables(NamedTuple):
-    """What the kernel reads about the shapes (see `shifts.Tables`); never written."""
-
-    footprint_start: np.ndarray
-    footprint_target: np.ndarray
-    footprint_source: np.ndarray
-    target_mask: np.ndarray
-    source_mask: np.ndarray
-    """[q, i, word]: its second dimension is the number of orientations (the group)."""
-    source_union: np.ndarray
-    target_reach: np.ndarray
-    largest_after: np.ndarray
-    full_source: np.ndarray
-    full_target: np.ndarray
-    neighbours: np.ndarray
-    orientation_of: np.ndarray
-    """[q, i]: the number of the i-th orientation of placement q's stance (for the output)."""
 
 
 class Tree(NamedTuple):

@@ -108,26 +108,6 @@ def _tree(d: int, words: int, prefix: tuple[int, ...], kids: int) -> kernels.Tre
     )
 
 
-def _kernel_tables(tables: Tables) -> kernels.Tables:
-    """The tables as the kernel reads them."""
-    return kernels.Tables(
-        footprint_start=tables.footprint_start,
-        footprint_target=tables.footprint_target,
-        footprint_source=tables.footprint_source,
-        target_mask=tables.target_mask,
-        source_mask=tables.source_mask,
-        source_union=tables.source_union,
-        target_reach=tables.target_reach,
-        largest_after=tables.largest_after,
-        full_source=tables.full_source,
-        full_target=tables.full_target,
-        neighbours=tables.neighbours,
-        orientation_of=np.array(
-            [tables.stances[p.stance].orientations for p in tables.placements], np.int32
-        ),
-    )
-
-
 def _leaf(cells: int, d: int) -> kernels.Leaf:
     """The kernel's scratch for one leaf of `cells` cells and d colours."""
     return kernels.Leaf(
@@ -258,7 +238,7 @@ class _Run:
         tables = self.tables = shift_tables(dissection)
         d = dissection.pieces
         cells = len(dissection.source)
-        words = tables.target_mask.shape[1]
+        words = tables.arrays.target_mask.shape[1]
         kids = max(len(tables.placements), tables.group)
         self.tree = _tree(d, words, prefix, kids)
         self.leaf = _leaf(cells, d)
@@ -268,7 +248,7 @@ class _Run:
             target=np.zeros((rows, cells), np.int8),
             maps=np.zeros((rows, d, 2), np.int32),
         )
-        self.kernel_tables = _kernel_tables(tables)
+        self.kernel_tables = tables.arrays
         self.mode = kernels.Mode(
             connected=dissection.connected, keep=listing, split_at=split_at, bits_nodes=BITS_NODES
         )

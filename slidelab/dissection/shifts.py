@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -76,14 +77,9 @@ def bitset(members: Iterable[int], words: int) -> np.ndarray:
     return row
 
 
-@dataclass(frozen=True, eq=False)
-class Tables:
-    """What the kernel needs to know about a source, a target and the allowed orientations."""
+class Arrays(NamedTuple):
+    """The tables as numpy arrays, as the search kernel reads them (never written)."""
 
-    source: Shape
-    target: Shape
-    stances: tuple[Stance, ...]
-    placements: tuple[Placement, ...]
     footprint_start: np.ndarray
     """Placement q covers the entries footprint_start[q] to footprint_start[q + 1] - 1."""
     footprint_target: np.ndarray
@@ -93,7 +89,8 @@ class Tables:
     target_mask: np.ndarray
     """[q]: the footprint of placement q as a target bitset."""
     source_mask: np.ndarray
-    """[q, i]: the source cells placement q with its stance's i-th orientation can move."""
+    """[q, i]: the source cells placement q with its stance's i-th orientation can move
+    (its second dimension is the number of orientations, the group)."""
     source_union: np.ndarray
     """[q]: the union of source_mask[q, i] over i."""
     target_reach: np.ndarray
@@ -104,6 +101,19 @@ class Tables:
     full_target: np.ndarray
     neighbours: np.ndarray
     """[x]: the source cells next to source cell x (up to 4, then -1)."""
+    orientation_of: np.ndarray
+    """[q, i]: the number of the i-th orientation of placement q's stance (for the output)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """What the kernel needs to know about a source, a target and the allowed orientations."""
+
+    source: Shape
+    target: Shape
+    stances: tuple[Stance, ...]
+    placements: tuple[Placement, ...]
+    arrays: Arrays
 
     @classmethod
     def build(cls, source: Shape, target: Shape, flips: bool = False) -> Tables:
@@ -150,11 +160,7 @@ class Tables:
         sizes = np.diff(starts)
         reach = np.bitwise_or.accumulate(target_mask[::-1], axis=0)[::-1]
         largest = np.maximum.accumulate(sizes[::-1])[::-1]
-        return cls(
-            source=source,
-            target=target,
-            stances=stance_list,
-            placements=placements,
+        arrays = Arrays(
             footprint_start=starts,
             footprint_target=np.array(targets, np.int32),
             footprint_source=np.array(sources, np.int32).reshape(group, len(targets)),
@@ -166,7 +172,11 @@ class Tables:
             full_source=bitset(range(len(source)), words),
             full_target=bitset(range(len(target)), words),
             neighbours=_neighbours(source),
+            orientation_of=np.array(
+                [stance_list[p.stance].orientations for p in placements], np.int32
+            ),
         )
+        return cls(source, target, stance_list, placements, arrays)
 
     @property
     def group(self) -> int:

@@ -52,13 +52,13 @@ def test_every_placement_meets_the_target_and_masks_agree_with_footprints():
     tables = Tables.build(square(3), target, flips=True)
     assert tables.group == 8
     for q, placement in enumerate(tables.placements):
-        begin, end = tables.footprint_start[q], tables.footprint_start[q + 1]
-        assert tuple(tables.footprint_target[begin:end]) == placement.footprint
-        assert int(tables.target_mask[q, 0]) == sum(1 << y for y in placement.footprint)
+        begin, end = tables.arrays.footprint_start[q], tables.arrays.footprint_start[q + 1]
+        assert tuple(tables.arrays.footprint_target[begin:end]) == placement.footprint
+        assert int(tables.arrays.target_mask[q, 0]) == sum(1 << y for y in placement.footprint)
         for i in range(tables.group):
-            moved = {int(x) for x in tables.footprint_source[i, begin:end]}
+            moved = {int(x) for x in tables.arrays.footprint_source[i, begin:end]}
             assert len(moved) == end - begin
-            assert int(tables.source_mask[q, i, 0]) == sum(1 << x for x in moved)
+            assert int(tables.arrays.source_mask[q, i, 0]) == sum(1 << x for x in moved)
 
 
 def test_building_the_tables_is_the_solvers_first_phase(monkeypatch):
