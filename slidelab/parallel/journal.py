@@ -95,7 +95,8 @@ class Journal:
             raise JournalError(f"{self.path}:1: not a slidelab journal")
         if header.get("fingerprint") != self.fingerprint:
             raise JournalError(
-                f"{self.path}: this journal belongs to another problem ({header.get('what')}); "
+                f"{self.path}: this journal belongs to another problem, or to the same one split "
+                f"by other rules ({header.get('what')}); "
                 "give another file, or delete this one to start afresh"
             )
 

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from slidelab.exactcover import split
 from slidelab.exactcover.split import search_split
 from slidelab.parallel import journal as journal_module
 from slidelab.parallel import run
@@ -49,9 +50,18 @@ def test_a_journal_of_another_problem_is_refused(tmp_path):
     with pytest.raises(JournalError) as caught:
         drive(search_split(queens(7), journal=str(journal)))
     assert str(caught.value) == (
-        f"{journal}: this journal belongs to another problem (six queens); give another file, "
-        "or delete this one to start afresh"
+        f"{journal}: this journal belongs to another problem, or to the same one split by other "
+        "rules (six queens); give another file, or delete this one to start afresh"
     )
+
+
+def test_a_journal_of_other_splitting_rules_is_refused(tmp_path, monkeypatch):
+    """Other rules cut other subproblems: an older version's journal cannot be resumed."""
+    journal = tmp_path / "run.journal"
+    drive(search_split(queens(6), journal=str(journal), what="six queens"))
+    monkeypatch.setattr(split, "SPLIT_RULES", split.SPLIT_RULES.replace("root=", "root=1"))
+    with pytest.raises(JournalError, match=r"split by other rules \(six queens\)"):
+        drive(search_split(queens(6), journal=str(journal)))
 
 
 def test_a_line_cut_short_by_a_crash_is_dropped(tmp_path):
