@@ -31,7 +31,12 @@ would (the item with the fewest options left, the leftmost of those; its options
 in order), with its stack in `Leaf`, over as many calls as it takes.  A count
 that lists nothing asks `_count_bits` instead, right after the forced moves: the
 same matchings counted on bitsets, part by connected part (a pair is a part of one
-cell of each shape), within `Mode.bits_nodes` nodes.
+cell of each shape), within `Mode.bits_nodes` nodes.  When the shapes have at most 64
+cells a count builds no lists at all: the orientation levels keep each cell's partners
+as one word (`Tree.rows`, `Tree.cols`, a colour at a time, so that siblings share their
+parents' work), and `_count_leaf` makes the forced moves on those words (a source cell
+with one target cell left takes it in every colour that joins them) and hands the rest
+to the same bitset count.
 
 Solutions are counted in `st[FOUND]`.  With `keep`, `_expand` writes each one
 (every choice of colour for the pairs) to the rows of `Output` (colour 1..d of
@@ -106,6 +111,13 @@ class Tree(NamedTuple):
     """The choices forced at the first levels (a subproblem)."""
     kids: np.ndarray
     """The choices open at level split_at - 1, when listing children."""
+    rows: np.ndarray
+    """[k, x]: the target cells the first k maps send source cell x to (a count on one-word
+    bitsets; no cells when the shapes have more than 64)."""
+    cols: np.ndarray
+    """[k, y]: the source cells the first k maps send onto target cell y."""
+    multi: np.ndarray
+    """[k, x]: the cells of rows[k, x] that two or more of those maps send x to."""
 
 
 class Bits(NamedTuple):
@@ -118,7 +130,10 @@ class Bits(NamedTuple):
     column: np.ndarray
     """[y]: the column of target cell y."""
     weight: np.ndarray
-    """[i, j]: the colours that join row i and column j (64 x 64)."""
+    """[i, j]: the colours that join row i and column j (64 x 64), where `multi` says
+    there are several (one elsewhere)."""
+    multi: np.ndarray
+    """[i]: the columns row i has several colours to (64 entries)."""
     free_rows: np.ndarray
     """[depth]: the rows not matched yet (65 entries, as the next ones)."""
     free_cols: np.ndarray
@@ -543,10 +558,8 @@ def _count_bits(leaf, d, limit):
     search on bitsets, or -1 if that takes more than `limit` nodes; and whether every
     part was a pair (as `_pair_off` settles them: one row, one column).
 
-    Rows are the unmatched source cells, columns the unmatched target cells.  The
-    graph's connected parts are counted apart and their counts multiplied.  A node
-    branches on the row or column with the fewest edges left, and the count of a
-    choice is weighted by the colours that join its two cells.
+    Rows are the unmatched source cells, columns the unmatched target cells, renumbered
+    from 0 (`_count_graph` counts them).
     """
     bits = leaf.bits
     n = leaf.colour.size
@@ -561,6 +574,7 @@ def _count_bits(leaf, d, limit):
         if leaf.colour[x] >= 0:
             continue
         bits.row_edges[rows] = 0
+        bits.multi[rows] = 0
         for k in range(d):
             y = leaf.edge_s[x, k]
             if y >= 0:
@@ -569,12 +583,107 @@ def _count_bits(leaf, d, limit):
             y = leaf.edge_s[x, k]
             if y >= 0:
                 j = bits.column[y]
+                bit = _ONE << np.uint64(j)
                 bits.weight[rows, j] += 1
-                bits.row_edges[rows] |= _ONE << np.uint64(j)
+                if bits.row_edges[rows] & bit:
+                    bits.multi[rows] |= bit
+                bits.row_edges[rows] |= bit
                 bits.col_edges[j] |= _ONE << np.uint64(rows)
         rows += 1
-    full = (_ONE << np.uint64(rows - 1)) | ((_ONE << np.uint64(rows - 1)) - _ONE)
-    unseen = full
+    return _count_graph(
+        bits, bits.row_edges, bits.col_edges, bits.multi, _below(rows), _below(cols), limit
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _below(size):
+    """The bitset of 0 .. size - 1 (size at most 64)."""
+    if size == 0:
+        return np.uint64(0)
+    return (_ONE << np.uint64(size - 1)) | ((_ONE << np.uint64(size - 1)) - _ONE)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count_leaf(tree, tables, bits, limit):
+    """A count's leaf on one-word bitsets: the number of matchings of the graph of the d
+    maps (`tree.rows[d]`, `tree.cols[d]`), or -1 if they take more than `limit` nodes;
+    and whether forced moves settled them (0 when a cell is left without partners).
+
+    Forced moves: a source cell with one target cell left takes it (in each colour that
+    joins them, which multiplies the count), and a target cell with one source cell left
+    likewise, until none is left; what remains goes to `_count_graph`.
+    """
+    choice = tree.choice
+    d = choice.size // 2
+    row_edges, col_edges, multi = tree.rows[d], tree.cols[d], tree.multi[d]
+    free_s = tables.full_source[0]
+    free_t = tables.full_target[0]
+    total = 1
+    again = True
+    while again:
+        again = False
+        rest = free_s
+        while rest:
+            x = _lowest(rest)
+            rest &= rest - _ONE
+            r = row_edges[x] & free_t
+            if r == 0:
+                return 0, True
+            if r & (r - _ONE) == 0:
+                if multi[x] & r:
+                    total *= _colours(choice, tables, x, r)
+                free_s &= ~(_ONE << np.uint64(x))
+                free_t &= ~r
+                again = True
+        rest = free_t
+        while rest:
+            y = _lowest(rest)
+            rest &= rest - _ONE
+            c = col_edges[y] & free_s
+            if c == 0:
+                return 0, True
+            if c & (c - _ONE) == 0:
+                x = _lowest(c)
+                bit = _ONE << np.uint64(y)
+                if multi[x] & bit:
+                    total *= _colours(choice, tables, x, bit)
+                free_s &= ~c
+                free_t &= ~bit
+                again = True
+    if free_s == 0:
+        return total, True
+    rest = free_s
+    while rest:
+        x = _lowest(rest)
+        rest &= rest - _ONE
+        several = multi[x] & free_t
+        while several:
+            bit = several & (~several + _ONE)
+            several &= several - _ONE
+            bits.weight[x, _lowest(bit)] = _colours(choice, tables, x, bit)
+    ways, _ = _count_graph(bits, row_edges, col_edges, multi, free_s, free_t, limit)
+    return (ways * total if ways >= 0 else ways), False
+
+
+@njit(cache=True, nogil=True)
+def _colours(choice, tables, x, bit):
+    """How many of the d maps send source cell x to the target cell of `bit`."""
+    d = choice.size // 2
+    ways = 0
+    for k in range(d):
+        ways += tables.image_bit[choice[k], choice[d + k], x] == bit
+    return ways
+
+
+@njit(cache=True, nogil=True)
+def _count_graph(bits, row_edges, col_edges, multi, rows, cols, limit):
+    """The number of matchings of `rows` with `cols` in the graph of `row_edges` and
+    `col_edges` (weighted by `bits.weight` where `multi` says), or -1 if that takes more
+    than `limit` nodes; and whether every connected part was one row and one column.
+
+    The parts are counted apart (`_count_part`) and their counts multiplied.
+    """
+    unseen = rows
     total = 1
     pairs_only = True
     nodes = 0
@@ -585,17 +694,19 @@ def _count_bits(leaf, d, limit):
         while grown:
             reached = np.uint64(0)
             while grown:
-                reached |= bits.row_edges[_lowest(grown)]
+                reached |= row_edges[_lowest(grown)]
                 grown &= grown - _ONE
-            reached &= ~part_cols
+            reached &= cols & ~part_cols
             part_cols |= reached
             while reached:
-                grown |= bits.col_edges[_lowest(reached)]
+                grown |= col_edges[_lowest(reached)]
                 reached &= reached - _ONE
-            grown &= ~part_rows
+            grown &= rows & ~part_rows
             part_rows |= grown
         unseen &= ~part_rows
-        ways, used = _count_part(bits, part_rows, part_cols, limit - nodes)
+        ways, used = _count_part(
+            bits, row_edges, col_edges, multi, part_rows, part_cols, limit - nodes
+        )
         nodes += used
         if ways <= 0:
             return ways, False
@@ -605,9 +716,13 @@ def _count_bits(leaf, d, limit):
 
 
 @njit(cache=True, nogil=True)
-def _count_part(bits, rows, cols, limit):
+def _count_part(bits, row_edges, col_edges, multi, rows, cols, limit):
     """The number of matchings of `rows` with `cols` (a connected part), and the nodes
-    used, or -1 if that takes more than `limit` nodes."""
+    used, or -1 if that takes more than `limit` nodes.
+
+    A node branches on the row or column with the fewest edges left, and the count of a
+    choice is weighted by the colours that join its two cells.
+    """
     free_rows, free_cols = bits.free_rows, bits.free_cols
     pivot, options, total, times = bits.pivot, bits.options, bits.total, bits.times
     free_rows[0] = rows
@@ -631,20 +746,20 @@ def _count_part(bits, rows, cols, limit):
                 while rest:
                     i = _lowest(rest)
                     rest &= rest - np.uint64(1)
-                    m = _popcount(bits.row_edges[i] & c)
+                    m = _popcount(row_edges[i] & c)
                     if m < least:
                         least = m
                         pivot[depth] = i
-                        options[depth] = bits.row_edges[i] & c
+                        options[depth] = row_edges[i] & c
                 rest = c
                 while rest and least > 1:
                     j = _lowest(rest)
                     rest &= rest - np.uint64(1)
-                    m = _popcount(bits.col_edges[j] & r)
+                    m = _popcount(col_edges[j] & r)
                     if m < least:
                         least = m
                         pivot[depth] = 64 + j
-                        options[depth] = bits.col_edges[j] & r
+                        options[depth] = col_edges[j] & r
                 total[depth] = 0
                 value = -1 if least > 0 else 0
         if value < 0 and options[depth]:
@@ -652,9 +767,10 @@ def _count_part(bits, rows, cols, limit):
             options[depth] &= options[depth] - np.uint64(1)
             p = pivot[depth]
             i, j = (p, other) if p < 64 else (other, p - 64)
-            times[depth] = bits.weight[i, j]
+            bit = _ONE << np.uint64(j)
+            times[depth] = bits.weight[i, j] if multi[i] & bit else 1
             free_rows[depth + 1] = free_rows[depth] & ~(_ONE << np.uint64(i))
-            free_cols[depth + 1] = free_cols[depth] & ~(_ONE << np.uint64(j))
+            free_cols[depth + 1] = free_cols[depth] & ~bit
             depth += 1
             entering = True
             continue
@@ -781,6 +897,9 @@ def search(tables, tree, leaf, out, mode, budget):
     rows = out.colours.shape[0]
     listing = mode.keep or mode.connected
     most = rows if mode.keep else _UNLIMITED
+    rows_of, cols_of, multi = tree.rows, tree.cols, tree.multi
+    cells = rows_of.shape[1]
+    on_bits = not listing and cells > 0
     split_at = mode.split_at
     lv = st[LV]
     phase = st[PHASE]
@@ -890,16 +1009,28 @@ def search(tables, tree, leaf, out, mode, budget):
             kids[st[KIDS]] = i
             st[KIDS] += 1
             continue
+        if on_bits:
+            for x in range(cells):
+                image = tables.image_bit[q, i, x]
+                multi[k + 1, x] = multi[k, x] | (rows_of[k, x] & image)
+                rows_of[k + 1, x] = rows_of[k, x] | image
+                cols_of[k + 1, x] = cols_of[k, x] | tables.source_bit[q, i, x]
         if k + 1 < d:
             lv += 1
             choice[lv] = 0
             phase = TRY
             continue
         st[TUPLES] += 1
+        if on_bits:
+            ways, settled = _count_leaf(tree, tables, leaf.bits, mode.bits_nodes)
+            if ways >= 0:
+                st[FOUND] += ways
+                st[SEARCHES] += not settled
+                continue
         left = _prematch(choice, tables, leaf)
         if left < 0:
             continue
-        if not listing and 0 < left <= 64:
+        if not listing and not on_bits and 0 < left <= 64:
             ways, pairs_only = _count_bits(leaf, d, mode.bits_nodes)
             if ways >= 0:
                 st[FOUND] += ways

@@ -88,12 +88,15 @@ class DissectionResult:
     tuples: int
     """Choices of orientations after which every source cell can move."""
     searches: int
-    """Matchings that forced moves did not settle, handed to the exact-cover engine."""
+    """Map tuples whose matchings forced moves did not settle, left to a search.  A count on
+    one-word bitsets (shapes of at most 64 cells) also moves where several colours join two
+    cells, so it may leave fewer than a listing."""
     seconds: float
 
 
-def _tree(d: int, words: int, prefix: tuple[int, ...], kids: int) -> kernels.Tree:
-    """The kernel's stack of the 2d levels for a search below `prefix`."""
+def _tree(d: int, words: int, prefix: tuple[int, ...], kids: int, bit_cells: int) -> kernels.Tree:
+    """The kernel's stack of the 2d levels for a search below `prefix` (`bit_cells`: the
+    cells of a count on one-word bitsets, or 0)."""
     return kernels.Tree(
         st=np.zeros(kernels.SLOTS, np.int64),
         choice=np.zeros(2 * d, np.int64),
@@ -105,6 +108,9 @@ def _tree(d: int, words: int, prefix: tuple[int, ...], kids: int) -> kernels.Tre
         forced_s=np.zeros((d + 1, words), np.uint64),
         prefix=np.array(prefix, np.int64),
         kids=np.zeros(kids, np.int64),
+        rows=np.zeros((d + 1, bit_cells), np.uint64),
+        cols=np.zeros((d + 1, bit_cells), np.uint64),
+        multi=np.zeros((d + 1, bit_cells), np.uint64),
     )
 
 
@@ -132,6 +138,7 @@ def _leaf(cells: int, d: int) -> kernels.Leaf:
             col_edges=np.zeros(64, np.uint64),
             column=np.zeros(cells, np.int64),
             weight=np.zeros((64, 64), np.int64),
+            multi=np.zeros(64, np.uint64),
             free_rows=np.zeros(65, np.uint64),
             free_cols=np.zeros(65, np.uint64),
             pivot=np.zeros(65, np.int64),
@@ -240,7 +247,8 @@ class _Run:
         cells = len(dissection.source)
         words = tables.arrays.target_mask.shape[1]
         kids = max(len(tables.placements), tables.group)
-        self.tree = _tree(d, words, prefix, kids)
+        bit_cells = 0 if listing or dissection.connected else tables.arrays.image_bit.shape[2]
+        self.tree = _tree(d, words, prefix, kids, bit_cells)
         self.leaf = _leaf(cells, d)
         rows = max(BUFFER_CELLS // cells, 64) if listing else 1
         self.out = kernels.Output(

@@ -103,6 +103,11 @@ class Arrays(NamedTuple):
     """[x]: the source cells next to source cell x (up to 4, then -1)."""
     orientation_of: np.ndarray
     """[q, i]: the number of the i-th orientation of placement q's stance (for the output)."""
+    image_bit: np.ndarray
+    """[q, i, x]: the target cell placement q in its i-th orientation sends source cell x to,
+    as a one-bit uint64 (0: x is not moved).  Empty (no cells) above 64 cells."""
+    source_bit: np.ndarray
+    """[q, i, y]: the source cell sent onto target cell y, as a one-bit uint64, the same way."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,6 +180,7 @@ class Tables:
             orientation_of=np.array(
                 [stance_list[p.stance].orientations for p in placements], np.int32
             ),
+            **_cell_bits(starts, targets, sources, len(source)),
         )
         return cls(source, target, stance_list, placements, arrays)
 
@@ -182,6 +188,25 @@ class Tables:
     def group(self) -> int:
         """Orientations per stance: the order of the source's symmetry group."""
         return len(self.stances[0].orientations)
+
+
+def _cell_bits(
+    starts: np.ndarray, targets: list[int], sources: list[list[int]], cells: int
+) -> dict[str, np.ndarray]:
+    """`Arrays.image_bit` and `Arrays.source_bit`: each footprint entry as one bit of a word,
+    indexed by its source cell and by its target cell (for counting on one-word bitsets)."""
+    placements, group = starts.size - 1, len(sources)
+    width = cells if cells <= 64 else 0
+    image = np.zeros((placements, group, width), np.uint64)
+    onto = np.zeros((placements, group, width), np.uint64)
+    if width:
+        q = np.repeat(np.arange(placements), np.diff(starts))
+        y = np.array(targets, np.int64)
+        for i, row in enumerate(sources):
+            x = np.array(row, np.int64)
+            image[q, i, x] = np.left_shift(np.uint64(1), y.astype(np.uint64))
+            onto[q, i, y] = np.left_shift(np.uint64(1), x.astype(np.uint64))
+    return {"image_bit": image, "source_bit": onto}
 
 
 def _neighbours(shape: Shape) -> np.ndarray:
