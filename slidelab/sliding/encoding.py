@@ -190,5 +190,6 @@ def build_tables(puzzle: Puzzle) -> Tables:
         edge_lo=arr(edge_lo),
         edge_hi=arr(edge_hi),
         edges=arr(edges),
+        bitboards=cell_of.size <= WORD,
     )
     return Tables(puzzle=puzzle, kind_names=kind_names, board=board)

@@ -79,6 +79,8 @@ class Board(NamedTuple):
     edges: np.ndarray
     """edges[edge_lo[4k + d]:edge_hi[4k + d]]: offsets from the anchor of the cells a piece of
     kind k enters on a unit step in direction d (see `DIRECTIONS`)."""
+    bitboards: bool
+    """Whether moves are checked on bitboards (`_fits`): the padded board has at most 64 cells."""
 
 
 class Space(NamedTuple):
@@ -253,11 +255,22 @@ def first_match(states, lo, hi, keys):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fits(occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d):
+def _fits(
+    occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, to
+):
     """Whether the pieces lo..hi of a moving set (vertices `mask`; anchored at padded cells
     set_at[lo:hi], kinds' edge lists from set_edges[lo:hi]), shifted by `disp` where they fit,
-    can take a unit step in direction d: every cell one of them enters is empty or held by
-    one of them in `occ` (the other cells they cover next are theirs already)."""
+    can take a unit step in direction d to displacement `to`: every cell one of them enters
+    is empty or held by one of them in `occ` (the other cells they cover next are theirs
+    already).
+
+    On a padded board of at most 64 cells the check is one test on bitboards instead:
+    `bits` holds the set's cells where it stands and `blockers` every other cell of a
+    wall or a piece (`bits` is 0 on bigger boards).
+    """
+    if bits:
+        moved = bits << np.uint64(to) if to >= 0 else bits >> np.uint64(-to)
+        return not (moved & blockers)
     for m in range(lo, hi):
         at = set_at[m] + disp
         i = set_edges[m] + d
@@ -270,7 +283,8 @@ def _fits(occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d
 
 @njit(cache=True, nogil=True)
 def _blocking(occ, width, across, across_anc, down, down_anc):
-    """Who blocks whom on a shift right (`across`) and down (`down`), closed transitively.
+    """Who blocks whom on a shift right (`across`) and down (`down`), closed transitively
+    where `_superpieces` reads it (see `_close`).
 
     Vertex 0 is the walls, vertex p + 1 piece p.  `across[u]` gets every vertex u
     pushes against on a shift right, directly or not, and u itself; `across_anc`
@@ -300,39 +314,49 @@ def _blocking(occ, width, across, across_anc, down, down_anc):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _close(desc, anc):
-    """Close the relation `desc` (and its reverse `anc`) transitively.
+def _reach(rel, start):
+    """Every vertex `start` reaches in `rel` (rows of direct arcs, each holding its vertex)."""
+    seen = rel[start]
+    todo = seen & ~(_ONE << np.uint64(start))
+    while todo:
+        new = rel[_lowest_bit(todo)] & ~seen
+        seen |= new
+        todo = (todo & (todo - _ONE)) | new
+    return seen
 
-    Warshall's algorithm on bitset rows runs through the pieces only, passing over
-    those that push nothing or that nothing pushes: the walls, which push the
-    pieces on one side and are pushed by those on the other, would tie nearly
-    every vertex to every other.  They are added after: whatever reaches the
-    walls reaches all that the walls reach.
+
+@njit(cache=True, nogil=True, inline="always")
+def _close(desc, anc):
+    """Close the relation `desc` (and its reverse `anc`) as far as `_superpieces` reads it.
+
+    The walls (vertex 0) push the pieces on one side and are pushed by those on
+    the other, which ties most pieces to them: those pieces are decided with the
+    walls, and `_superpieces` only ever reads the rows of the walls and of the
+    rest, the `free` vertices.  The walls' rows are closed by a search from them;
+    the free vertices' rows by Warshall's algorithm through the free vertices
+    only, which suffices: a path between two vertices that the walls do not
+    reach (or that do not reach the walls) never leaves them.
     """
-    for k in range(1, desc.size):
+    reached = _reach(desc, 0)
+    reaching = _reach(anc, 0)
+    desc[0] = reached
+    anc[0] = reaching
+    free = ~(reached & reaching)
+    ks = free & ~(~_ONE << np.uint64(desc.size - 1))
+    while ks:
+        k = _lowest_bit(ks)
+        ks &= ks - _ONE
         bit = _ONE << np.uint64(k)
         below = anc[k]
         above = desc[k]
-        if below == bit or above == bit:
-            continue
-        rest = below & ~bit
+        rest = below & free & ~bit
         while rest:
             desc[_lowest_bit(rest)] |= above
             rest &= rest - _ONE
-        rest = above & ~bit
+        rest = above & free & ~bit
         while rest:
             anc[_lowest_bit(rest)] |= below
             rest &= rest - _ONE
-    reached = desc[0]
-    reaching = anc[0]
-    rest = reaching & ~_ONE
-    while rest:
-        desc[_lowest_bit(rest)] |= reached
-        rest &= rest - _ONE
-    rest = reached & ~_ONE
-    while rest:
-        anc[_lowest_bit(rest)] |= reaching
-        rest &= rest - _ONE
 
 
 @njit(cache=True, nogil=True)
@@ -583,6 +607,13 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     set_edges = np.empty(4 * n_pieces, np.int64)
     marks = np.zeros(4 * n_pieces, np.int64)
     right = np.int64(0)  # the direction numbers of DIRECTIONS: right, left, down, up
+    bitboards = board.bitboards
+    walls = np.uint64(0)
+    if bitboards:
+        for x in range(occ.size):
+            if board.base_occ[x] < 0:
+                walls |= _ONE << np.uint64(x)
+    piece_bits = np.zeros(n_pieces, np.uint64)
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
@@ -591,11 +622,17 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
         for p in range(n_pieces):
             buf[p] = anchors[p]
         occ[:] = board.base_occ
+        taken = walls
         for p in range(n_pieces):
             base = pad_of[anchors[p]]
             k = kind_of[p]
+            bits = np.uint64(0)
             for o in range(off_lo[k], off_hi[k]):
                 occ[base + offs[o]] = p + 1
+                if bitboards:
+                    bits |= _ONE << np.uint64(base + offs[o])
+            piece_bits[p] = bits
+            taken |= bits
         if not superpieces:
             n_sets = _single_pieces(
                 occ, pad_of, dirs, reach, marks, parent + 1, set_pieces, set_dir
@@ -639,6 +676,11 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             first_piece = set_lo[s]
             last_piece = set_lo[s + 1]
             mask = masks[s] if superpieces else _ONE << np.uint64(set_pieces[s] + 1)
+            set_bits = np.uint64(0)
+            if bitboards:
+                for m in range(first_piece, last_piece):
+                    set_bits |= piece_bits[set_pieces[m]]
+            blockers = taken & ~set_bits
             found = 0
             if reach == FLOOD:
                 ref = pad_of[anchors[set_pieces[first_piece]]]
@@ -664,6 +706,9 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                             mask,
                             disp,
                             d,
+                            set_bits,
+                            blockers,
+                            nd,
                         ):
                             continue
                         seen[ref + nd] = stamp
@@ -686,6 +731,9 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     mask,
                     disp,
                     d,
+                    set_bits,
+                    blockers,
+                    disp + dirs[d],
                 ):
                     disp += dirs[d]
                     disps[found] = disp
