@@ -108,16 +108,16 @@ def build_tables(puzzle: Puzzle) -> Tables:
     kind_names = tuple(kind.name for kind in puzzle.kinds if counts[kind.name])
     kind_of: list[int] = []
     kind_first = [0]
-    off_lo: list[int] = []
-    off_hi: list[int] = []
-    offs: list[int] = []
+    cover_piece: list[int] = []
+    cover_off: list[int] = []
     codes = []
     for index, name in enumerate(kind_names):
         kind_of += [index] * counts[name]
         kind_first.append(len(kind_of))
-        off_lo.append(len(offs))
-        offs += [dr * width + dc for dr, dc in puzzle.kind(name).cells]
-        off_hi.append(len(offs))
+        for piece in range(kind_first[-2], kind_first[-1]):
+            for dr, dc in puzzle.kind(name).cells:
+                cover_piece.append(piece)
+                cover_off.append(dr * width + dc)
         positions = _positions(puzzle, name)
         codes.append(_KindCode(counts[name], positions, max(1, (len(positions) - 1).bit_length())))
 
@@ -171,9 +171,8 @@ def build_tables(puzzle: Puzzle) -> Tables:
     board = kernels.Board(
         kind_of=arr(kind_of),
         kind_first=arr(kind_first),
-        off_lo=arr(off_lo),
-        off_hi=arr(off_hi),
-        offs=arr(offs),
+        cover_piece=arr(cover_piece),
+        cover_off=arr(cover_off),
         pad_of=pad_of,
         cell_of=cell_of,
         base_occ=base_occ,

@@ -45,10 +45,11 @@ class Board(NamedTuple):
     """Kind of each piece; pieces are numbered by kind, then by anchor cell."""
     kind_first: np.ndarray
     """Pieces of kind k are kind_first[k] .. kind_first[k + 1] - 1."""
-    off_lo: np.ndarray
-    off_hi: np.ndarray
-    offs: np.ndarray
-    """offs[off_lo[k]:off_hi[k]]: the padded-board offsets of kind k's cells from its anchor."""
+    cover_piece: np.ndarray
+    cover_off: np.ndarray
+    """The cells of every piece, one flat list (a loop over kinds' cells nested in a loop over
+    pieces costs three times as much): piece cover_piece[i] covers the padded cell
+    cover_off[i] away from its anchor."""
     pad_of: np.ndarray
     """Padded cell of each board cell."""
     cell_of: np.ndarray
@@ -560,11 +561,11 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     words = states.shape[1]
     kind_of = board.kind_of
     kind_first = board.kind_first
-    off_lo = board.off_lo
-    off_hi = board.off_hi
-    offs = board.offs
+    cover_piece = board.cover_piece
+    cover_off = board.cover_off
     pad_of = board.pad_of
     cell_of = board.cell_of
+    base_occ = board.base_occ
     mask_base = board.mask_base
     field_bits = board.field_bits
     field_at = board.field_at
@@ -611,7 +612,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     walls = np.uint64(0)
     if bitboards:
         for x in range(occ.size):
-            if board.base_occ[x] < 0:
+            if base_occ[x] < 0:
                 walls |= _ONE << np.uint64(x)
     piece_bits = np.zeros(n_pieces, np.uint64)
     stamp = 0
@@ -621,18 +622,20 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
         _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, parent, anchors)
         for p in range(n_pieces):
             buf[p] = anchors[p]
-        occ[:] = board.base_occ
+        for x in range(occ.size):
+            occ[x] = base_occ[x]
         taken = walls
-        for p in range(n_pieces):
-            base = pad_of[anchors[p]]
-            k = kind_of[p]
-            bits = np.uint64(0)
-            for o in range(off_lo[k], off_hi[k]):
-                occ[base + offs[o]] = p + 1
-                if bitboards:
-                    bits |= _ONE << np.uint64(base + offs[o])
-            piece_bits[p] = bits
-            taken |= bits
+        bits = np.uint64(0)
+        for i in range(cover_piece.size):
+            p = cover_piece[i]
+            x = pad_of[anchors[p]] + cover_off[i]
+            occ[x] = p + 1
+            if bitboards:
+                bits |= _ONE << np.uint64(x)
+                if i + 1 == cover_piece.size or cover_piece[i + 1] != p:
+                    piece_bits[p] = bits
+                    taken |= bits
+                    bits = np.uint64(0)
         if not superpieces:
             n_sets = _single_pieces(
                 occ, pad_of, dirs, reach, marks, parent + 1, set_pieces, set_dir
@@ -666,7 +669,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     total += 1
                     bits &= bits - _ONE
             set_lo[n_sets] = total
-        for m in range(set_lo[n_sets]):
+        for m in range(0 if bitboards else set_lo[n_sets]):
             set_at[m] = pad_of[anchors[set_pieces[m]]]
             set_edges[m] = 4 * kind_of[set_pieces[m]]
         for s in range(n_sets):
@@ -815,14 +818,10 @@ def goal_scan(board, states, lo, hi, goal_kind_at, n_required, empty_cell, check
             continue
         ok = True
         if check_empty:
-            for p in range(n_pieces):
-                base = board.pad_of[anchors[p]]
-                k = board.kind_of[p]
-                for o in range(board.off_lo[k], board.off_hi[k]):
-                    if empty_cell[board.cell_of[base + board.offs[o]]]:
-                        ok = False
-                        break
-                if not ok:
+            for i in range(board.cover_piece.size):
+                at = board.pad_of[anchors[board.cover_piece[i]]] + board.cover_off[i]
+                if empty_cell[board.cell_of[at]]:
+                    ok = False
                     break
         if ok:
             count += 1
