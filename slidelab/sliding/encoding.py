@@ -52,6 +52,48 @@ class Tables:
         kernels.pack(self.board, anchors, key)
         return key
 
+    def goal_test(self) -> kernels.GoalTest:
+        """The puzzle's goal as `kernels.goal_scan` tests it."""
+        puzzle = self.puzzle
+        kind_at = np.zeros(puzzle.cell_count, np.int64)
+        masks = [0] * self.words
+        values = [0] * self.words
+        for p in puzzle.goal.placements:
+            cell = p.row * puzzle.cols + p.col
+            kind = self.kind_names.index(p.kind)
+            kind_at[cell] = kind + 1
+            for word, mask, value in self._required_bits(kind, cell):
+                masks[word] |= mask
+                values[word] |= value
+        empty = np.zeros(puzzle.cell_count, np.bool_)
+        for r, c in puzzle.goal.empty:
+            empty[r * puzzle.cols + c] = True
+        return kernels.GoalTest(
+            kind_at,
+            len(puzzle.goal.placements),
+            empty,
+            bool(empty.any()),
+            np.array(masks, np.uint64),
+            np.array(values, np.uint64),
+        )
+
+    def _required_bits(self, kind: int, cell: int) -> list[tuple[int, int, int]]:
+        """(word, mask, value) that a code with an anchor of `kind` at `cell` holds, where
+        the kind's code shows it without decoding: a mask bit, or the field of its only piece."""
+        board = self.board
+        pos = int(board.pos_of[kind, cell])
+        if pos < 0:
+            return []
+        if board.mask_base[kind] >= 0:
+            bit = int(board.mask_base[kind]) + pos
+            return [(bit // WORD, 1 << bit % WORD, 1 << bit % WORD)]
+        first = int(board.kind_first[kind])
+        if board.kind_first[kind + 1] - first > 1:
+            return []
+        bit = int(board.field_at[first])
+        field = (1 << int(board.field_bits[kind])) - 1
+        return [(bit // WORD, field << bit % WORD, pos << bit % WORD)]
+
     def decode(self, key: np.ndarray) -> Configuration:
         anchors = np.empty(self.n_pieces, np.int64)
         kernels.unpack(self.board, key, anchors)

@@ -107,6 +107,22 @@ class Sifted(NamedTuple):
     parents: np.ndarray
 
 
+class GoalTest(NamedTuple):
+    """What a configuration must hold to meet the goal (made by `encoding.Tables.goal_test`)."""
+
+    kind_at: np.ndarray
+    """1 + the kind required to have an anchor at each board cell (0: none)."""
+    required: int
+    """How many anchors are required."""
+    empty: np.ndarray
+    """Whether each board cell must be empty."""
+    check_empty: bool
+    must_mask: np.ndarray
+    must_value: np.ndarray
+    """Per code word: only codes with word & must_mask == must_value can meet the goal (the
+    required anchors of kinds coded by a mask or by one field), tested before decoding."""
+
+
 RANGE_DONE, BUDGET_USED, NEED_ROOM = 0, 1, 2
 """Why `expand` returned."""
 
@@ -788,18 +804,26 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
 
 
 @njit(cache=True, nogil=True)
-def goal_scan(board, states, lo, hi, goal_kind_at, n_required, empty_cell, check_empty, first_only):
-    """Find configurations in lo..hi that meet the goal.
+def goal_scan(board, states, lo, hi, goal, first_only):
+    """Find configurations in lo..hi that meet the `goal` (a `GoalTest`).
 
-    `goal_kind_at[c]` is 1 + the kind required to have an anchor at cell c (0 if
-    none); `empty_cell[c]` marks cells that must be empty.  Returns (index of the
-    first match or -1, number of matches); with `first_only` it stops at the first.
+    Returns (index of the first match or -1, number of matches); with `first_only` it
+    stops at the first.  Codes are decoded only when their words pass `goal.must_mask`.
     """
     n_pieces = board.kind_of.size
     anchors = np.empty(n_pieces, np.int64)
+    goal_kind_at = goal.kind_at
+    empty_cell = goal.empty
+    must_mask = goal.must_mask
+    must_value = goal.must_value
     first = -1
     count = 0
     for index in range(lo, hi):
+        passed = True
+        for w in range(must_mask.size):
+            passed &= (states[index, w] & must_mask[w]) == must_value[w]
+        if not passed:
+            continue
         _decode(
             board.kind_first,
             board.mask_base,
@@ -814,10 +838,10 @@ def goal_scan(board, states, lo, hi, goal_kind_at, n_required, empty_cell, check
         for p in range(n_pieces):
             if goal_kind_at[anchors[p]] == board.kind_of[p] + 1:
                 matched += 1
-        if matched != n_required:
+        if matched != goal.required:
             continue
         ok = True
-        if check_empty:
+        if goal.check_empty:
             for i in range(board.cover_piece.size):
                 at = board.pad_of[anchors[board.cover_piece[i]]] + board.cover_off[i]
                 if empty_cell[board.cell_of[at]]:
