@@ -81,7 +81,8 @@ class Board(NamedTuple):
     """edges[edge_lo[4k + d]:edge_hi[4k + d]]: offsets from the anchor of the cells a piece of
     kind k enters on a unit step in direction d (see `DIRECTIONS`)."""
     bitboards: bool
-    """Whether moves are checked on bitboards (`_fits`): the padded board has at most 64 cells."""
+    """Whether moves and who blocks whom are worked out on bitboards (`_fits`,
+    `_blocking_bits`): the padded board has at most 64 cells."""
 
 
 class Space(NamedTuple):
@@ -358,8 +359,13 @@ def _close(desc, anc):
     reaching = _reach(anc, 0)
     desc[0] = reached
     anc[0] = reaching
-    free = ~(reached & reaching)
-    ks = free & ~(~_ONE << np.uint64(desc.size - 1))
+    _close_free(desc, anc, ~(reached & reaching) & ~(~_ONE << np.uint64(desc.size - 1)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _close_free(desc, anc, free):
+    """Warshall's algorithm on the rows of the `free` vertices, through them only."""
+    ks = free
     while ks:
         k = _lowest_bit(ks)
         ks &= ks - _ONE
@@ -374,6 +380,63 @@ def _close(desc, anc):
         while rest:
             anc[_lowest_bit(rest)] |= below
             rest &= rest - _ONE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _shifted(bits, step):
+    """A bitboard moved by `step` cells (either sign)."""
+    return bits << np.uint64(step) if step >= 0 else bits >> np.uint64(-step)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _flood(hit, cells, piece_bits, multi, step):
+    """`hit` grown by every piece cell from which a step of `step` enters it, repeatedly,
+    with the whole piece (`multi`: the pieces of several cells)."""
+    while True:
+        new = _shifted(hit, -step) & cells & ~hit
+        if not new:
+            return hit
+        for p in multi:
+            if piece_bits[p] & new:
+                new |= piece_bits[p]
+        hit |= new
+
+
+@njit(cache=True, nogil=True)
+def _blocking_bits(occ, piece_bits, cells, walls, multi, step, desc, anc):
+    """`_blocking` for a shift by `step` (1 or the padded width) on bitboards (`cells`: those
+    of every piece), directly closed as `_close` closes it: the walls' rows from two floods
+    of cells, the rows of the free vertices from the pieces their cells push."""
+    pushing = _flood(walls, cells, piece_bits, multi, step)
+    pushed = _flood(walls, cells, piece_bits, multi, -step)
+    reaching = _ONE
+    reached = _ONE
+    for p in range(piece_bits.size):
+        bit = _ONE << np.uint64(p + 1)
+        reaching |= bit if piece_bits[p] & pushing else np.uint64(0)
+        reached |= bit if piece_bits[p] & pushed else np.uint64(0)
+    desc[0] = reached
+    anc[0] = reaching
+    free = ~(reached & reaching) & ~(~_ONE << np.uint64(desc.size - 1))
+    rest = free
+    while rest:
+        u = _lowest_bit(rest)
+        rest &= rest - _ONE
+        desc[u] = _ONE << np.uint64(u)
+        anc[u] = desc[u]
+    rest = free
+    while rest:
+        u = _lowest_bit(rest)
+        rest &= rest - _ONE
+        mine = piece_bits[u - 1]
+        entered = _shifted(mine, step) & cells & ~mine
+        while entered:
+            v = occ[_lowest_bit(entered)]
+            entered &= entered - _ONE
+            if (free >> np.uint64(v)) & _ONE:
+                desc[u] |= _ONE << np.uint64(v)
+                anc[v] |= _ONE << np.uint64(u)
+    _close_free(desc, anc, free)
 
 
 @njit(cache=True, nogil=True)
@@ -631,6 +694,10 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             if base_occ[x] < 0:
                 walls |= _ONE << np.uint64(x)
     piece_bits = np.zeros(n_pieces, np.uint64)
+    sizes = np.zeros(n_pieces, np.int64)
+    for i in range(cover_piece.size):
+        sizes[cover_piece[i]] += 1
+    multi = np.flatnonzero(sizes > 1)  # the pieces of several cells (see _flood)
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
@@ -658,7 +725,13 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             )
         else:
             n_sets = np.int64(0)
-            _blocking(occ, width, across, across_anc, down, down_anc)
+            if bitboards:
+                cells = taken & ~walls
+                # the steps come from `dirs`: a literal would compile a second specialisation
+                _blocking_bits(occ, piece_bits, cells, walls, multi, dirs[0], across, across_anc)
+                _blocking_bits(occ, piece_bits, cells, walls, multi, dirs[2], down, down_anc)
+            else:
+                _blocking(occ, width, across, across_anc, down, down_anc)
             n_sets = _superpieces(
                 across, across_anc, right, inc_stack, exc_stack, masks, set_dir, n_sets
             )

@@ -246,8 +246,8 @@ def test_goal_count_and_farthest_examples_agree_with_reference(
 
 
 def _without_bitboards(puzzle: Puzzle) -> Tables:
-    """The tables of `puzzle` with the moves checked cell by cell, as on boards too big for
-    one bitboard."""
+    """The tables of `puzzle` with moves and who blocks whom worked out cell by cell, as on
+    boards too big for one bitboard."""
     tables = build_tables(puzzle)
     return replace(tables, board=tables.board._replace(bitboards=False))
 
@@ -255,7 +255,7 @@ def _without_bitboards(puzzle: Puzzle) -> Tables:
 @pytest.mark.parametrize("style", STYLES)
 @RANDOM_PUZZLES
 @given(puzzle=puzzles())
-def test_moves_checked_on_bitboards_or_cell_by_cell_are_met_in_the_same_order(
+def test_bitboards_and_cell_by_cell_checks_meet_the_same_configurations_in_order(
     style: MoveStyle, puzzle: Puzzle
 ) -> None:
     _show(puzzle)
