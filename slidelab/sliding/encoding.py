@@ -52,6 +52,48 @@ class Tables:
         kernels.pack(self.board, anchors, key)
         return key
 
+    def goal_test(self) -> kernels.GoalTest:
+        """The puzzle's goal as `kernels.goal_scan` tests it."""
+        puzzle = self.puzzle
+        kind_at = np.zeros(puzzle.cell_count, np.int64)
+        masks = [0] * self.words
+        values = [0] * self.words
+        for p in puzzle.goal.placements:
+            cell = p.row * puzzle.cols + p.col
+            kind = self.kind_names.index(p.kind)
+            kind_at[cell] = kind + 1
+            for word, mask, value in self._required_bits(kind, cell):
+                masks[word] |= mask
+                values[word] |= value
+        empty = np.zeros(puzzle.cell_count, np.bool_)
+        for r, c in puzzle.goal.empty:
+            empty[r * puzzle.cols + c] = True
+        return kernels.GoalTest(
+            kind_at,
+            len(puzzle.goal.placements),
+            empty,
+            bool(empty.any()),
+            np.array(masks, np.uint64),
+            np.array(values, np.uint64),
+        )
+
+    def _required_bits(self, kind: int, cell: int) -> list[tuple[int, int, int]]:
+        """(word, mask, value) that a code with an anchor of `kind` at `cell` holds, where
+        the kind's code shows it without decoding: a mask bit, or the field of its only piece."""
+        board = self.board
+        pos = int(board.pos_of[kind, cell])
+        if pos < 0:
+            return []
+        if board.mask_base[kind] >= 0:
+            bit = int(board.mask_base[kind]) + pos
+            return [(bit // WORD, 1 << bit % WORD, 1 << bit % WORD)]
+        first = int(board.kind_first[kind])
+        if board.kind_first[kind + 1] - first > 1:
+            return []
+        bit = int(board.field_at[first])
+        field = (1 << int(board.field_bits[kind])) - 1
+        return [(bit // WORD, field << bit % WORD, pos << bit % WORD)]
+
     def decode(self, key: np.ndarray) -> Configuration:
         anchors = np.empty(self.n_pieces, np.int64)
         kernels.unpack(self.board, key, anchors)
@@ -108,16 +150,16 @@ def build_tables(puzzle: Puzzle) -> Tables:
     kind_names = tuple(kind.name for kind in puzzle.kinds if counts[kind.name])
     kind_of: list[int] = []
     kind_first = [0]
-    off_lo: list[int] = []
-    off_hi: list[int] = []
-    offs: list[int] = []
+    cover_piece: list[int] = []
+    cover_off: list[int] = []
     codes = []
     for index, name in enumerate(kind_names):
         kind_of += [index] * counts[name]
         kind_first.append(len(kind_of))
-        off_lo.append(len(offs))
-        offs += [dr * width + dc for dr, dc in puzzle.kind(name).cells]
-        off_hi.append(len(offs))
+        for piece in range(kind_first[-2], kind_first[-1]):
+            for dr, dc in puzzle.kind(name).cells:
+                cover_piece.append(piece)
+                cover_off.append(dr * width + dc)
         positions = _positions(puzzle, name)
         codes.append(_KindCode(counts[name], positions, max(1, (len(positions) - 1).bit_length())))
 
@@ -171,9 +213,8 @@ def build_tables(puzzle: Puzzle) -> Tables:
     board = kernels.Board(
         kind_of=arr(kind_of),
         kind_first=arr(kind_first),
-        off_lo=arr(off_lo),
-        off_hi=arr(off_hi),
-        offs=arr(offs),
+        cover_piece=arr(cover_piece),
+        cover_off=arr(cover_off),
         pad_of=pad_of,
         cell_of=cell_of,
         base_occ=base_occ,
@@ -190,5 +231,6 @@ def build_tables(puzzle: Puzzle) -> Tables:
         edge_lo=arr(edge_lo),
         edge_hi=arr(edge_hi),
         edges=arr(edges),
+        bitboards=cell_of.size <= WORD,
     )
     return Tables(puzzle=puzzle, kind_names=kind_names, board=board)

@@ -45,10 +45,11 @@ class Board(NamedTuple):
     """Kind of each piece; pieces are numbered by kind, then by anchor cell."""
     kind_first: np.ndarray
     """Pieces of kind k are kind_first[k] .. kind_first[k + 1] - 1."""
-    off_lo: np.ndarray
-    off_hi: np.ndarray
-    offs: np.ndarray
-    """offs[off_lo[k]:off_hi[k]]: the padded-board offsets of kind k's cells from its anchor."""
+    cover_piece: np.ndarray
+    cover_off: np.ndarray
+    """The cells of every piece, one flat list (a loop over kinds' cells nested in a loop over
+    pieces costs three times as much): piece cover_piece[i] covers the padded cell
+    cover_off[i] away from its anchor."""
     pad_of: np.ndarray
     """Padded cell of each board cell."""
     cell_of: np.ndarray
@@ -79,6 +80,9 @@ class Board(NamedTuple):
     edges: np.ndarray
     """edges[edge_lo[4k + d]:edge_hi[4k + d]]: offsets from the anchor of the cells a piece of
     kind k enters on a unit step in direction d (see `DIRECTIONS`)."""
+    bitboards: bool
+    """Whether moves and who blocks whom are worked out on bitboards (`_fits`,
+    `_blocking_bits`): the padded board has at most 64 cells."""
 
 
 class Space(NamedTuple):
@@ -102,6 +106,22 @@ class Sifted(NamedTuple):
 
     keys: np.ndarray
     parents: np.ndarray
+
+
+class GoalTest(NamedTuple):
+    """What a configuration must hold to meet the goal (made by `encoding.Tables.goal_test`)."""
+
+    kind_at: np.ndarray
+    """1 + the kind required to have an anchor at each board cell (0: none)."""
+    required: int
+    """How many anchors are required."""
+    empty: np.ndarray
+    """Whether each board cell must be empty."""
+    check_empty: bool
+    must_mask: np.ndarray
+    must_value: np.ndarray
+    """Per code word: only codes with word & must_mask == must_value can meet the goal (the
+    required anchors of kinds coded by a mask or by one field), tested before decoding."""
 
 
 RANGE_DONE, BUDGET_USED, NEED_ROOM = 0, 1, 2
@@ -253,11 +273,22 @@ def first_match(states, lo, hi, keys):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fits(occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d):
+def _fits(
+    occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, to
+):
     """Whether the pieces lo..hi of a moving set (vertices `mask`; anchored at padded cells
     set_at[lo:hi], kinds' edge lists from set_edges[lo:hi]), shifted by `disp` where they fit,
-    can take a unit step in direction d: every cell one of them enters is empty or held by
-    one of them in `occ` (the other cells they cover next are theirs already)."""
+    can take a unit step in direction d to displacement `to`: every cell one of them enters
+    is empty or held by one of them in `occ` (the other cells they cover next are theirs
+    already).
+
+    On a padded board of at most 64 cells the check is one test on bitboards instead:
+    `bits` holds the set's cells where it stands and `blockers` every other cell of a
+    wall or a piece (`bits` is 0 on bigger boards).
+    """
+    if bits:
+        moved = bits << np.uint64(to) if to >= 0 else bits >> np.uint64(-to)
+        return not (moved & blockers)
     for m in range(lo, hi):
         at = set_at[m] + disp
         i = set_edges[m] + d
@@ -270,7 +301,8 @@ def _fits(occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d
 
 @njit(cache=True, nogil=True)
 def _blocking(occ, width, across, across_anc, down, down_anc):
-    """Who blocks whom on a shift right (`across`) and down (`down`), closed transitively.
+    """Who blocks whom on a shift right (`across`) and down (`down`), closed transitively
+    where `_superpieces` reads it (see `_close`).
 
     Vertex 0 is the walls, vertex p + 1 piece p.  `across[u]` gets every vertex u
     pushes against on a shift right, directly or not, and u itself; `across_anc`
@@ -300,39 +332,111 @@ def _blocking(occ, width, across, across_anc, down, down_anc):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _close(desc, anc):
-    """Close the relation `desc` (and its reverse `anc`) transitively.
+def _reach(rel, start):
+    """Every vertex `start` reaches in `rel` (rows of direct arcs, each holding its vertex)."""
+    seen = rel[start]
+    todo = seen & ~(_ONE << np.uint64(start))
+    while todo:
+        new = rel[_lowest_bit(todo)] & ~seen
+        seen |= new
+        todo = (todo & (todo - _ONE)) | new
+    return seen
 
-    Warshall's algorithm on bitset rows runs through the pieces only, passing over
-    those that push nothing or that nothing pushes: the walls, which push the
-    pieces on one side and are pushed by those on the other, would tie nearly
-    every vertex to every other.  They are added after: whatever reaches the
-    walls reaches all that the walls reach.
+
+@njit(cache=True, nogil=True, inline="always")
+def _close(desc, anc):
+    """Close the relation `desc` (and its reverse `anc`) as far as `_superpieces` reads it.
+
+    The walls (vertex 0) push the pieces on one side and are pushed by those on
+    the other, which ties most pieces to them: those pieces are decided with the
+    walls, and `_superpieces` only ever reads the rows of the walls and of the
+    rest, the `free` vertices.  The walls' rows are closed by a search from them;
+    the free vertices' rows by Warshall's algorithm through the free vertices
+    only, which suffices: a path between two vertices that the walls do not
+    reach (or that do not reach the walls) never leaves them.
     """
-    for k in range(1, desc.size):
+    reached = _reach(desc, 0)
+    reaching = _reach(anc, 0)
+    desc[0] = reached
+    anc[0] = reaching
+    _close_free(desc, anc, ~(reached & reaching) & ~(~_ONE << np.uint64(desc.size - 1)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _close_free(desc, anc, free):
+    """Warshall's algorithm on the rows of the `free` vertices, through them only."""
+    ks = free
+    while ks:
+        k = _lowest_bit(ks)
+        ks &= ks - _ONE
         bit = _ONE << np.uint64(k)
         below = anc[k]
         above = desc[k]
-        if below == bit or above == bit:
-            continue
-        rest = below & ~bit
+        rest = below & free & ~bit
         while rest:
             desc[_lowest_bit(rest)] |= above
             rest &= rest - _ONE
-        rest = above & ~bit
+        rest = above & free & ~bit
         while rest:
             anc[_lowest_bit(rest)] |= below
             rest &= rest - _ONE
-    reached = desc[0]
-    reaching = anc[0]
-    rest = reaching & ~_ONE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _shifted(bits, step):
+    """A bitboard moved by `step` cells (either sign)."""
+    return bits << np.uint64(step) if step >= 0 else bits >> np.uint64(-step)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _flood(hit, cells, piece_bits, multi, step):
+    """`hit` grown by every piece cell from which a step of `step` enters it, repeatedly,
+    with the whole piece (`multi`: the pieces of several cells)."""
+    while True:
+        new = _shifted(hit, -step) & cells & ~hit
+        if not new:
+            return hit
+        for p in multi:
+            if piece_bits[p] & new:
+                new |= piece_bits[p]
+        hit |= new
+
+
+@njit(cache=True, nogil=True)
+def _blocking_bits(occ, piece_bits, cells, walls, multi, step, desc, anc):
+    """`_blocking` for a shift by `step` (1 or the padded width) on bitboards (`cells`: those
+    of every piece), directly closed as `_close` closes it: the walls' rows from two floods
+    of cells, the rows of the free vertices from the pieces their cells push."""
+    pushing = _flood(walls, cells, piece_bits, multi, step)
+    pushed = _flood(walls, cells, piece_bits, multi, -step)
+    reaching = _ONE
+    reached = _ONE
+    for p in range(piece_bits.size):
+        bit = _ONE << np.uint64(p + 1)
+        reaching |= bit if piece_bits[p] & pushing else np.uint64(0)
+        reached |= bit if piece_bits[p] & pushed else np.uint64(0)
+    desc[0] = reached
+    anc[0] = reaching
+    free = ~(reached & reaching) & ~(~_ONE << np.uint64(desc.size - 1))
+    rest = free
     while rest:
-        desc[_lowest_bit(rest)] |= reached
+        u = _lowest_bit(rest)
         rest &= rest - _ONE
-    rest = reached & ~_ONE
+        desc[u] = _ONE << np.uint64(u)
+        anc[u] = desc[u]
+    rest = free
     while rest:
-        anc[_lowest_bit(rest)] |= reaching
+        u = _lowest_bit(rest)
         rest &= rest - _ONE
+        mine = piece_bits[u - 1]
+        entered = _shifted(mine, step) & cells & ~mine
+        while entered:
+            v = occ[_lowest_bit(entered)]
+            entered &= entered - _ONE
+            if (free >> np.uint64(v)) & _ONE:
+                desc[u] |= _ONE << np.uint64(v)
+                anc[v] |= _ONE << np.uint64(u)
+    _close_free(desc, anc, free)
 
 
 @njit(cache=True, nogil=True)
@@ -536,11 +640,11 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     words = states.shape[1]
     kind_of = board.kind_of
     kind_first = board.kind_first
-    off_lo = board.off_lo
-    off_hi = board.off_hi
-    offs = board.offs
+    cover_piece = board.cover_piece
+    cover_off = board.cover_off
     pad_of = board.pad_of
     cell_of = board.cell_of
+    base_occ = board.base_occ
     mask_base = board.mask_base
     field_bits = board.field_bits
     field_at = board.field_at
@@ -583,6 +687,17 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     set_edges = np.empty(4 * n_pieces, np.int64)
     marks = np.zeros(4 * n_pieces, np.int64)
     right = np.int64(0)  # the direction numbers of DIRECTIONS: right, left, down, up
+    bitboards = board.bitboards
+    walls = np.uint64(0)
+    if bitboards:
+        for x in range(occ.size):
+            if base_occ[x] < 0:
+                walls |= _ONE << np.uint64(x)
+    piece_bits = np.zeros(n_pieces, np.uint64)
+    sizes = np.zeros(n_pieces, np.int64)
+    for i in range(cover_piece.size):
+        sizes[cover_piece[i]] += 1
+    multi = np.flatnonzero(sizes > 1)  # the pieces of several cells (see _flood)
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
@@ -590,19 +705,33 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
         _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, parent, anchors)
         for p in range(n_pieces):
             buf[p] = anchors[p]
-        occ[:] = board.base_occ
-        for p in range(n_pieces):
-            base = pad_of[anchors[p]]
-            k = kind_of[p]
-            for o in range(off_lo[k], off_hi[k]):
-                occ[base + offs[o]] = p + 1
+        for x in range(occ.size):
+            occ[x] = base_occ[x]
+        taken = walls
+        bits = np.uint64(0)
+        for i in range(cover_piece.size):
+            p = cover_piece[i]
+            x = pad_of[anchors[p]] + cover_off[i]
+            occ[x] = p + 1
+            if bitboards:
+                bits |= _ONE << np.uint64(x)
+                if i + 1 == cover_piece.size or cover_piece[i + 1] != p:
+                    piece_bits[p] = bits
+                    taken |= bits
+                    bits = np.uint64(0)
         if not superpieces:
             n_sets = _single_pieces(
                 occ, pad_of, dirs, reach, marks, parent + 1, set_pieces, set_dir
             )
         else:
             n_sets = np.int64(0)
-            _blocking(occ, width, across, across_anc, down, down_anc)
+            if bitboards:
+                cells = taken & ~walls
+                # the steps come from `dirs`: a literal would compile a second specialisation
+                _blocking_bits(occ, piece_bits, cells, walls, multi, dirs[0], across, across_anc)
+                _blocking_bits(occ, piece_bits, cells, walls, multi, dirs[2], down, down_anc)
+            else:
+                _blocking(occ, width, across, across_anc, down, down_anc)
             n_sets = _superpieces(
                 across, across_anc, right, inc_stack, exc_stack, masks, set_dir, n_sets
             )
@@ -629,7 +758,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     total += 1
                     bits &= bits - _ONE
             set_lo[n_sets] = total
-        for m in range(set_lo[n_sets]):
+        for m in range(0 if bitboards else set_lo[n_sets]):
             set_at[m] = pad_of[anchors[set_pieces[m]]]
             set_edges[m] = 4 * kind_of[set_pieces[m]]
         for s in range(n_sets):
@@ -639,6 +768,11 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             first_piece = set_lo[s]
             last_piece = set_lo[s + 1]
             mask = masks[s] if superpieces else _ONE << np.uint64(set_pieces[s] + 1)
+            set_bits = np.uint64(0)
+            if bitboards:
+                for m in range(first_piece, last_piece):
+                    set_bits |= piece_bits[set_pieces[m]]
+            blockers = taken & ~set_bits
             found = 0
             if reach == FLOOD:
                 ref = pad_of[anchors[set_pieces[first_piece]]]
@@ -664,6 +798,9 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                             mask,
                             disp,
                             d,
+                            set_bits,
+                            blockers,
+                            nd,
                         ):
                             continue
                         seen[ref + nd] = stamp
@@ -686,6 +823,9 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     mask,
                     disp,
                     d,
+                    set_bits,
+                    blockers,
+                    disp + dirs[d],
                 ):
                     disp += dirs[d]
                     disps[found] = disp
@@ -737,18 +877,26 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
 
 
 @njit(cache=True, nogil=True)
-def goal_scan(board, states, lo, hi, goal_kind_at, n_required, empty_cell, check_empty, first_only):
-    """Find configurations in lo..hi that meet the goal.
+def goal_scan(board, states, lo, hi, goal, first_only):
+    """Find configurations in lo..hi that meet the `goal` (a `GoalTest`).
 
-    `goal_kind_at[c]` is 1 + the kind required to have an anchor at cell c (0 if
-    none); `empty_cell[c]` marks cells that must be empty.  Returns (index of the
-    first match or -1, number of matches); with `first_only` it stops at the first.
+    Returns (index of the first match or -1, number of matches); with `first_only` it
+    stops at the first.  Codes are decoded only when their words pass `goal.must_mask`.
     """
     n_pieces = board.kind_of.size
     anchors = np.empty(n_pieces, np.int64)
+    goal_kind_at = goal.kind_at
+    empty_cell = goal.empty
+    must_mask = goal.must_mask
+    must_value = goal.must_value
     first = -1
     count = 0
     for index in range(lo, hi):
+        passed = True
+        for w in range(must_mask.size):
+            passed &= (states[index, w] & must_mask[w]) == must_value[w]
+        if not passed:
+            continue
         _decode(
             board.kind_first,
             board.mask_base,
@@ -763,18 +911,14 @@ def goal_scan(board, states, lo, hi, goal_kind_at, n_required, empty_cell, check
         for p in range(n_pieces):
             if goal_kind_at[anchors[p]] == board.kind_of[p] + 1:
                 matched += 1
-        if matched != n_required:
+        if matched != goal.required:
             continue
         ok = True
-        if check_empty:
-            for p in range(n_pieces):
-                base = board.pad_of[anchors[p]]
-                k = board.kind_of[p]
-                for o in range(board.off_lo[k], board.off_hi[k]):
-                    if empty_cell[board.cell_of[base + board.offs[o]]]:
-                        ok = False
-                        break
-                if not ok:
+        if goal.check_empty:
+            for i in range(board.cover_piece.size):
+                at = board.pad_of[anchors[board.cover_piece[i]]] + board.cover_off[i]
+                if empty_cell[board.cell_of[at]]:
+                    ok = False
                     break
         if ok:
             count += 1

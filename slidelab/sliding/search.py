@@ -184,32 +184,15 @@ class _Space:
 
 @dataclass(frozen=True)
 class _GoalTables:
-    kind_at: np.ndarray
-    required: int
-    empty: np.ndarray
+    test: kernels.GoalTest
 
     @classmethod
     def build(cls, tables: Tables) -> _GoalTables:
-        puzzle = tables.puzzle
-        kind_at = np.zeros(puzzle.cell_count, np.int64)
-        for p in puzzle.goal.placements:
-            kind_at[p.row * puzzle.cols + p.col] = tables.kind_names.index(p.kind) + 1
-        empty = np.zeros(puzzle.cell_count, np.bool_)
-        for r, c in puzzle.goal.empty:
-            empty[r * puzzle.cols + c] = True
-        return cls(kind_at, len(puzzle.goal.placements), empty)
+        return cls(tables.goal_test())
 
     def scan(self, space: _Space, lo: int, hi: int, first_only: bool) -> tuple[int, int]:
         first, count = kernels.goal_scan(
-            space.tables.board,
-            space.states,
-            lo,
-            hi,
-            self.kind_at,
-            self.required,
-            self.empty,
-            bool(self.empty.any()),
-            first_only,
+            space.tables.board, space.states, lo, hi, self.test, first_only
         )
         return int(first), int(count)
 
@@ -247,6 +230,7 @@ class _Expander:
         self.words = tables.words
         self.pool = ThreadPoolExecutor(max(1, jobs - 1))  # starts threads on first use
         self.pace = 0.0  # seconds of one thread's work per parent, on the last step
+        self.main_share = 1.0  # parents this thread sifts per parent of another, in a split
         self.no_out = self._buffers(0)
         # the threads' buffers take at most an eighth of the memory budget
         rows = min(SIFT_ROWS, limits.memory.limit // (64 * jobs * (self.words + 1)))
@@ -313,6 +297,13 @@ class _Expander:
         )
         return parent, status
 
+    def _bounds(self, lo: int, stop: int, threads: int) -> list[int]:
+        """Slices of parents lo..stop, one per thread, that end at about the same time: this
+        thread sifts a smaller first slice (`main_share`), since it inserts what every slice
+        found, the first slice's while the others still sift."""
+        shares = list(itertools.accumulate([self.main_share] + [1.0] * (threads - 1)))
+        return [lo] + [lo + int((stop - lo) * share / shares[-1]) for share in shares[:-1]] + [stop]
+
     def _split(self, space: _Space, lo: int, stop: int, hi: int, threads: int) -> tuple[int, int]:
         """Sift parents lo..stop in `threads` slices at once, then insert what is left in order.
 
@@ -320,17 +311,23 @@ class _Expander:
         buffer filled up is finished on this thread, and the buffers grow for the next
         chunk.
         """
-        bounds = [lo + (stop - lo) * i // threads for i in range(threads + 1)]
+        bounds = self._bounds(lo, stop, threads)
         slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(threads)]
         futures = [self.pool.submit(self._sift, space, *job) for job in slices[1:]]
-        sifted = [self._sift(space, *slices[0])] + [future.result() for future in futures]
+        tick = time.perf_counter()
+        sifted = [self._sift(space, *slices[0])]
+        sifting = time.perf_counter() - tick
+        sifted += [future.result() for future in futures]
+        inserting = 0.0
         for (out, _, end), (parent, rows) in zip(slices, sifted, strict=True):
             done = 0
+            tick = time.perf_counter()
             while done < rows:
                 failed = kernels.insert_all(space.store, out.keys[done:rows])
                 done = rows if failed < 0 else done + failed
                 if done < rows and not self.room(space):
                     return int(out.parents[done]), kernels.NEED_ROOM
+            inserting += time.perf_counter() - tick
             rows_now = out.keys.shape[0]
             if parent < end and self._buffers_fit(2 * rows_now, space):
                 self.outs = [self._buffers(2 * rows_now) for _ in self.outs]
@@ -338,6 +335,9 @@ class _Expander:
                 parent, status = self._expand(space, parent, end, end - parent)
                 if status == kernels.NEED_ROOM and not self.room(space):
                     return parent, status
+        sift_pace = sifting / max(bounds[1] - lo, 1)
+        insert_pace = inserting / (stop - lo)
+        self.main_share = sift_pace / (sift_pace + insert_pace) if sift_pace > 0 else 1.0
         return stop, kernels.RANGE_DONE if stop >= hi else kernels.BUDGET_USED
 
     def _buffers_fit(self, rows: int, space: _Space) -> bool:

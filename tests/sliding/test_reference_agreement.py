@@ -14,12 +14,15 @@ from collections import Counter
 from dataclasses import replace
 from itertools import chain, combinations, pairwise
 from math import comb, inf, prod
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from slidelab.runs import drive
+from slidelab.sliding import search
+from slidelab.sliding.encoding import Tables, build_tables
 from slidelab.sliding.model import (
     KIND_NAMES,
     Cell,
@@ -240,6 +243,27 @@ def test_goal_count_and_farthest_examples_agree_with_reference(
     assert analysis.farthest_count == len(by_distance[-1])
     assert set(analysis.farthest_examples) <= set(by_distance[-1])
     assert len(analysis.farthest_examples) == min(FARTHEST_EXAMPLES, len(by_distance[-1]))
+
+
+def _without_bitboards(puzzle: Puzzle) -> Tables:
+    """The tables of `puzzle` with moves and who blocks whom worked out cell by cell, as on
+    boards too big for one bitboard."""
+    tables = build_tables(puzzle)
+    return replace(tables, board=tables.board._replace(bitboards=False))
+
+
+@pytest.mark.parametrize("style", STYLES)
+@RANDOM_PUZZLES
+@given(puzzle=puzzles())
+def test_bitboards_and_cell_by_cell_checks_meet_the_same_configurations_in_order(
+    style: MoveStyle, puzzle: Puzzle
+) -> None:
+    _show(puzzle)
+    assert build_tables(puzzle).board.bitboards
+    on_bits = drive(analyze(puzzle, style)), drive(solve(puzzle, style))
+    with patch.object(search, "build_tables", _without_bitboards):
+        by_cells = drive(analyze(puzzle, style)), drive(solve(puzzle, style))
+    assert by_cells == on_bits
 
 
 @RANDOM_PUZZLES
