@@ -19,6 +19,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from slidelab.kernel_cache import forget_unreadable_indexes
+
 _making = threading.Lock()
 """Held while a module's kernels get their versions, so two threads never do it twice."""
 
@@ -114,6 +116,8 @@ def _make_versions(module_name: str, *, compiled: bool) -> None:
             else:
                 mark._python = version
             scope[mark.function.__name__] = version
+        if compiled:
+            forget_unreadable_indexes(mark._compiled for mark in marked)
 
 
 def _twin(function: Callable[..., Any], scope: dict[str, Any]) -> Callable[..., Any]:

@@ -67,6 +67,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from slidelab.kernel_cache import forget_unreadable_indexes
+
 LV, PHASE, FOUND, COVERS, TUPLES, SEARCHES, STORED, LEFT, TIMES, PAIRS, KIDS, DEPTH = range(12)
 """Slots of `Tree.st`: level, phase, solutions, covering multisets, covering map tuples,
 matchings left to `_match`, output rows in use, source cells `_match` has to match, the
@@ -1108,3 +1110,6 @@ def render(number, maps, source_colours, target_colours, template, source_at, ta
         for y in range(target_at.size):
             out[start + target_at[y]] = _DIGITS[target_colours[r, y]]
     return p
+
+
+forget_unreadable_indexes(list(globals().values()))

@@ -37,6 +37,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from slidelab.kernel_cache import forget_unreadable_indexes
+
 LEVEL, PC, NODES, COUNT, FILL, SOLS = range(6)
 """Indices into `regs`: level l, resume point, nodes, solutions, solution buffer use."""
 REGS = 6
@@ -751,3 +753,6 @@ def lay_out_options(
             color[node] = colours[e]
             if linking and alive[k]:
                 _append(node, items[e], ulink, dlink, length, last)
+
+
+forget_unreadable_indexes(list(globals().values()))

@@ -37,6 +37,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from slidelab.kernel_cache import forget_unreadable_indexes
+
 
 class Board(NamedTuple):
     """The puzzle as the kernels see it (made by `encoding.build_tables`)."""
@@ -927,3 +929,6 @@ def goal_scan(board, states, lo, hi, goal, first_only):
                 if first_only:
                     break
     return first, count
+
+
+forget_unreadable_indexes(list(globals().values()))
