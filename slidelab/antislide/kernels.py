@@ -22,6 +22,12 @@ brick satisfies them, an empty cell takes one open cell away.  A face set left w
 one undecided cell forces that cell to be nonempty; the cells a level forces are
 `fstack[fp[lv]:fp[lv + 1]]`.
 
+Dead ends: after a move's constraint list is made, a subtree in which no packing can be
+complete is cut at once (Knuth's program searches it): a forced cell no available
+placement covers, or a pending face set none of whose open cells one can.  The test only
+cuts, it never changes a count, so every other node chooses the same cell as before and the
+packings come in the same order.
+
 Symcheck lists: `ssig[sp[lv]:sp[lv + 1]]` are the symmetries s whose image agrees
 so far with the moves before level lv, and `sjd[...]` how many levels agree
 (Knuth's section 40); a symmetric image that is lexicographically smaller rejects
@@ -63,6 +69,7 @@ NO_CELL, MANY_CELLS = -1, -2
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+FULL = ~ZERO
 
 
 class Geometry(NamedTuple):
@@ -185,16 +192,14 @@ def search(s, g, goal, out, budget):
             if left != ZERO:
                 low = True
                 for k in range(planes - 1, -1, -1):
-                    if k == 0 and low:
-                        break
                     clear = ZERO
                     for w in range(cw):
                         clear |= cand[w] & ~counts[k * cw + w]
-                    if clear == ZERO:
-                        low = False
-                        continue
+                    some = clear != ZERO
+                    keep = FULL if some & ((k > 0) | (not low)) else ZERO
+                    low = low & (some | (k == 0))
                     for w in range(cw):
-                        cand[w] &= ~counts[k * cw + w]
+                        cand[w] &= ~(counts[k * cw + w] & keep)
                 w = 0
                 while cand[w] == ZERO:
                     w += 1
@@ -404,6 +409,30 @@ def search(s, g, goal, out, budget):
         if not ok:
             continue
         cp[lv + 2] = k
+        # Cut a subtree with no packing in it (Knuth's program searches it): an undecided
+        # cell with no option left, or a pending face set that no available placement can
+        # fill.  `cand` holds the undecided cells some placement can still cover: count >= 2,
+        # or >= 1 when forced (a forced cell has no empty option).
+        for w in range(cw):
+            some = ZERO
+            many = ZERO
+            for q in range(planes):
+                some |= counts[q * cw + w]
+                if q > 0:
+                    many |= counts[q * cw + w]
+            if undecided_cells[w] & ~some != ZERO:
+                ok = False
+            cand[w] = undecided_cells[w] & (many | (forced[w] & counts[w]))
+        for index in range(cp[lv + 1], k):
+            if not ok:
+                break
+            f = cons[index]
+            fillable = ZERO
+            for w in range(cw):
+                fillable |= face_bits[f * cw + w] & cand[w]
+            ok = fillable != ZERO
+        if not ok:
+            continue
         # Compute the new symcheck list; reject if a symmetric image is smaller.
         kk = sp[lv + 1]
         for e in range(sp[lv], sp[lv + 1]):
