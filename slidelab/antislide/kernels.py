@@ -13,7 +13,8 @@ level lv took out of it.  The number of options of cell x (the available placeme
 covering it, plus 1 for leaving it empty unless it is forced) is kept bit-sliced: bit x
 of plane k of `counts` is bit k of that number.  So a move lowers the counts of a
 placement's cells with a few word operations, and the cell with the fewest options is
-found by narrowing the undecided set plane by plane from the top.
+found by narrowing the undecided set plane by plane from the top.  Undoing a move copies
+back the counts it found (`saved[lv]`, a few words) instead of raising them again.
 
 Constraint lists: `cons[cp[lv]:cp[lv + 1]]` are the face sets of placed bricks that
 are not yet satisfied, with two or more undecided cells, as they stand before the
@@ -107,6 +108,8 @@ class Stacks(NamedTuple):
     opt_at: np.ndarray
     counts: np.ndarray
     """(planes x cell words) uint64, flat: the options of every cell, bit-sliced."""
+    saved: np.ndarray
+    """(levels x counts.size) uint64, flat: `counts` as it stood before each level's move."""
     undecided: np.ndarray
     filled: np.ndarray
     forced: np.ndarray
@@ -154,6 +157,7 @@ def search(s, g, goal, out, budget):
     call, so the set operations are written out here rather than in helpers."""
     st, cell, mv, ch, opt_at = s.st, s.cell, s.mv, s.ch, s.opt_at
     counts, undecided_cells, filled, forced = s.counts, s.undecided, s.filled, s.forced
+    saved = s.saved
     avail, blocked, cand = s.avail, s.blocked, s.scratch
     cp, cons, fp, fstack, sp, ssig, sjd = s.cp, s.cons, s.fp, s.fstack, s.sp, s.ssig, s.sjd
     pcells, cell_bits, conflicts = g.pcells, g.cell_bits, g.conflicts
@@ -234,24 +238,14 @@ def search(s, g, goal, out, budget):
                 phase = NEXT
         else:
             x = cell[lv]
-        # Undo the move at level lv (if any): give the placements it blocked their cells'
-        # options back (counted while its cells were decided), then undecide its cells.
+        # Undo the move at level lv (if any): the counts as they stood before it (which the
+        # cells it forced lowered too), the placements it blocked, then its cells.
         m = mv[lv]
         if m != UNSET:
+            for w in range(counts.size):
+                counts[w] = saved[lv * counts.size + w]
             for w in range(pw):
-                newly = blocked[lv * pw + w]
-                avail[w] |= newly
-                while newly != ZERO:
-                    p = w * 64 + int(trailing_zeros(newly))
-                    newly &= newly - ONE
-                    for v in range(cw):
-                        b = cell_bits[p * cw + v] & undecided_cells[v]
-                        k = v
-                        while b != ZERO:  # add 1 to the counts of the cells in b
-                            t = counts[k]
-                            counts[k] = t ^ b
-                            b &= t
-                            k += cw
+                avail[w] |= blocked[lv * pw + w]
         if m == EMPTY:
             opt_at[x] = UNSET
             undecided_cells[x >> 6] ^= ONE << np.uint64(x & 63)
@@ -268,14 +262,7 @@ def search(s, g, goal, out, budget):
         while fp[lv + 1] > fp[lv]:
             fp[lv + 1] -= 1
             y = fstack[fp[lv + 1]]
-            b = ONE << np.uint64(y & 63)
-            forced[y >> 6] ^= b
-            k = y >> 6
-            while b != ZERO:
-                t = counts[k]
-                counts[k] = t ^ b
-                b &= t
-                k += cw
+            forced[y >> 6] ^= ONE << np.uint64(y & 63)
         is_forced = (forced[x >> 6] >> np.uint64(x & 63)) & ONE != ZERO
         c = ch[lv]
         end = cover_start[x + 1]
@@ -313,9 +300,11 @@ def search(s, g, goal, out, budget):
         ch[lv] = c
         mv[lv] = m
         visited += 1
-        # Make the move: decide its cells, then block the placements that meet them
-        # (those covering x, or those sharing a cell with m) and lower the options of
-        # their cells that are still undecided.
+        # Make the move: keep the counts for its undoing, decide its cells, then block the
+        # placements that meet them (those covering x, or those sharing a cell with m) and
+        # lower the options of their cells that are still undecided.
+        for w in range(counts.size):
+            saved[lv * counts.size + w] = counts[w]
         if m == EMPTY:
             opt_at[x] = EMPTY
             undecided_cells[x >> 6] ^= ONE << np.uint64(x & 63)
