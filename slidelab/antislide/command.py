@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     check_block_range(args.min_blocks, args.max_blocks)
     box = Box(tuple(args.dims))
     split = None
-    if wants_split(args) or not args.list:
+    if _split(args):
         split = drive_in_terminal(
             solve_split(
                 box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks,
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         result = split.result
     else:
         search = solve(
-            box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks, keep=True
+            box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks, keep=args.list
         )
         result = drive_in_terminal(search)
     if args.json:
@@ -85,6 +85,15 @@ def run(args: argparse.Namespace) -> int:
             print()
     print(_summary(result))
     return EXIT_OK
+
+
+def _split(args: argparse.Namespace) -> bool:
+    """Whether to search in subproblems: on a cluster, with a journal, on more than one
+    process, and for a count on more than one core.  On one process the whole search runs at
+    once: its subproblems one after another would only add the probing that splits them."""
+    if args.scheduler is not None or args.journal is not None:
+        return True
+    return jobs_of(args) > 1 and (wants_split(args) or not args.list)
 
 
 def _as_json(result: AntislideResult) -> dict[str, Any]:

@@ -13,7 +13,8 @@ level lv took out of it.  The number of options of cell x (the available placeme
 covering it, plus 1 for leaving it empty unless it is forced) is kept bit-sliced: bit x
 of plane k of `counts` is bit k of that number.  So a move lowers the counts of a
 placement's cells with a few word operations, and the cell with the fewest options is
-found by narrowing the undecided set plane by plane from the top.
+found by narrowing the undecided set plane by plane from the top.  Undoing a move copies
+back the counts it found (`saved[lv]`, a few words) instead of raising them again.
 
 Constraint lists: `cons[cp[lv]:cp[lv + 1]]` are the face sets of placed bricks that
 are not yet satisfied, with two or more undecided cells, as they stand before the
@@ -21,6 +22,12 @@ move at level lv.  Only the faces that meet the cells a move decides can change:
 brick satisfies them, an empty cell takes one open cell away.  A face set left with
 one undecided cell forces that cell to be nonempty; the cells a level forces are
 `fstack[fp[lv]:fp[lv + 1]]`.
+
+Dead ends: after a move's constraint list is made, a subtree in which no packing can be
+complete is cut at once (Knuth's program searches it): a forced cell no available
+placement covers, or a pending face set none of whose open cells one can.  The test only
+cuts, it never changes a count, so every other node chooses the same cell as before and the
+packings come in the same order.
 
 Symcheck lists: `ssig[sp[lv]:sp[lv + 1]]` are the symmetries s whose image agrees
 so far with the moves before level lv, and `sjd[...]` how many levels agree
@@ -63,6 +70,7 @@ NO_CELL, MANY_CELLS = -1, -2
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+FULL = ~ZERO
 
 
 class Geometry(NamedTuple):
@@ -100,6 +108,8 @@ class Stacks(NamedTuple):
     opt_at: np.ndarray
     counts: np.ndarray
     """(planes x cell words) uint64, flat: the options of every cell, bit-sliced."""
+    saved: np.ndarray
+    """(levels x counts.size) uint64, flat: `counts` as it stood before each level's move."""
     undecided: np.ndarray
     filled: np.ndarray
     forced: np.ndarray
@@ -147,6 +157,7 @@ def search(s, g, goal, out, budget):
     call, so the set operations are written out here rather than in helpers."""
     st, cell, mv, ch, opt_at = s.st, s.cell, s.mv, s.ch, s.opt_at
     counts, undecided_cells, filled, forced = s.counts, s.undecided, s.filled, s.forced
+    saved = s.saved
     avail, blocked, cand = s.avail, s.blocked, s.scratch
     cp, cons, fp, fstack, sp, ssig, sjd = s.cp, s.cons, s.fp, s.fstack, s.sp, s.ssig, s.sjd
     pcells, cell_bits, conflicts = g.pcells, g.cell_bits, g.conflicts
@@ -185,16 +196,14 @@ def search(s, g, goal, out, budget):
             if left != ZERO:
                 low = True
                 for k in range(planes - 1, -1, -1):
-                    if k == 0 and low:
-                        break
                     clear = ZERO
                     for w in range(cw):
                         clear |= cand[w] & ~counts[k * cw + w]
-                    if clear == ZERO:
-                        low = False
-                        continue
+                    some = clear != ZERO
+                    keep = FULL if some & ((k > 0) | (not low)) else ZERO
+                    low = low & (some | (k == 0))
                     for w in range(cw):
-                        cand[w] &= ~counts[k * cw + w]
+                        cand[w] &= ~(counts[k * cw + w] & keep)
                 w = 0
                 while cand[w] == ZERO:
                     w += 1
@@ -229,24 +238,14 @@ def search(s, g, goal, out, budget):
                 phase = NEXT
         else:
             x = cell[lv]
-        # Undo the move at level lv (if any): give the placements it blocked their cells'
-        # options back (counted while its cells were decided), then undecide its cells.
+        # Undo the move at level lv (if any): the counts as they stood before it (which the
+        # cells it forced lowered too), the placements it blocked, then its cells.
         m = mv[lv]
         if m != UNSET:
+            for w in range(counts.size):
+                counts[w] = saved[lv * counts.size + w]
             for w in range(pw):
-                newly = blocked[lv * pw + w]
-                avail[w] |= newly
-                while newly != ZERO:
-                    p = w * 64 + int(trailing_zeros(newly))
-                    newly &= newly - ONE
-                    for v in range(cw):
-                        b = cell_bits[p * cw + v] & undecided_cells[v]
-                        k = v
-                        while b != ZERO:  # add 1 to the counts of the cells in b
-                            t = counts[k]
-                            counts[k] = t ^ b
-                            b &= t
-                            k += cw
+                avail[w] |= blocked[lv * pw + w]
         if m == EMPTY:
             opt_at[x] = UNSET
             undecided_cells[x >> 6] ^= ONE << np.uint64(x & 63)
@@ -263,14 +262,7 @@ def search(s, g, goal, out, budget):
         while fp[lv + 1] > fp[lv]:
             fp[lv + 1] -= 1
             y = fstack[fp[lv + 1]]
-            b = ONE << np.uint64(y & 63)
-            forced[y >> 6] ^= b
-            k = y >> 6
-            while b != ZERO:
-                t = counts[k]
-                counts[k] = t ^ b
-                b &= t
-                k += cw
+            forced[y >> 6] ^= ONE << np.uint64(y & 63)
         is_forced = (forced[x >> 6] >> np.uint64(x & 63)) & ONE != ZERO
         c = ch[lv]
         end = cover_start[x + 1]
@@ -308,9 +300,11 @@ def search(s, g, goal, out, budget):
         ch[lv] = c
         mv[lv] = m
         visited += 1
-        # Make the move: decide its cells, then block the placements that meet them
-        # (those covering x, or those sharing a cell with m) and lower the options of
-        # their cells that are still undecided.
+        # Make the move: keep the counts for its undoing, decide its cells, then block the
+        # placements that meet them (those covering x, or those sharing a cell with m) and
+        # lower the options of their cells that are still undecided.
+        for w in range(counts.size):
+            saved[lv * counts.size + w] = counts[w]
         if m == EMPTY:
             opt_at[x] = EMPTY
             undecided_cells[x >> 6] ^= ONE << np.uint64(x & 63)
@@ -404,6 +398,30 @@ def search(s, g, goal, out, budget):
         if not ok:
             continue
         cp[lv + 2] = k
+        # Cut a subtree with no packing in it (Knuth's program searches it): an undecided
+        # cell with no option left, or a pending face set that no available placement can
+        # fill.  `cand` holds the undecided cells some placement can still cover: count >= 2,
+        # or >= 1 when forced (a forced cell has no empty option).
+        for w in range(cw):
+            some = ZERO
+            many = ZERO
+            for q in range(planes):
+                some |= counts[q * cw + w]
+                if q > 0:
+                    many |= counts[q * cw + w]
+            if undecided_cells[w] & ~some != ZERO:
+                ok = False
+            cand[w] = undecided_cells[w] & (many | (forced[w] & counts[w]))
+        for index in range(cp[lv + 1], k):
+            if not ok:
+                break
+            f = cons[index]
+            fillable = ZERO
+            for w in range(cw):
+                fillable |= face_bits[f * cw + w] & cand[w]
+            ok = fillable != ZERO
+        if not ok:
+            continue
         # Compute the new symcheck list; reject if a symmetric image is smaller.
         kk = sp[lv + 1]
         for e in range(sp[lv], sp[lv + 1]):

@@ -172,6 +172,7 @@ def _stacks(tables: Tables) -> kernels.Stacks:
         ch=np.full(n + 1, kernels.UNSET, np.int32),
         opt_at=np.full(n, kernels.UNSET, np.int32),
         counts=counts,
+        saved=np.zeros((n + 1) * counts.size, np.uint64),
         undecided=_bitset(np.arange(n), n),
         filled=np.zeros(cell_words, np.uint64),
         forced=np.zeros(cell_words, np.uint64),
