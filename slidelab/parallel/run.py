@@ -10,10 +10,15 @@ after `budget` nodes.  The plan balances the work without knowing it in advance:
 2. otherwise branches are split breadth first until there are `TARGET_BRANCHES`;
 3. every branch is explored with a budget of `PROBE_NODES` by the workers: a branch
    that finishes, or that its own search estimates at no more than `GROWTH` times
-   the budget in all, is searched to its end; the others are big, and each big one
-   is split once more, its children searched to their end.
+   the budget in all, goes on; the others are big, and each big one is split once
+   more, its children searched to their end.  A branch that goes on is estimated
+   again each time its nodes double, and is found big after all when more than
+   `RECHECK_GROWTH` times what it has done still lies ahead (early estimates can be
+   far too small, and one such branch would keep one worker busy long after the
+   others finished).
 
-The waste is at most one probe per big branch.  Split decisions may depend on
+The waste is at most one probe per big branch, or a fraction 1 / `RECHECK_GROWTH` of a
+branch found big on a recheck.  Split decisions may depend on
 timing (the estimate is taken when the budget runs out), which is safe: a branch
 is either recorded whole or split.  With a journal, every finished
 subproblem is recorded; a rerun skips recorded branches, and splits a branch at
@@ -52,6 +57,9 @@ CONNECT_SECONDS = 10
 """How long to keep trying to reach a Dask scheduler."""
 GROWTH = 8
 """A probed branch whose estimated size is at most this many budgets is not split."""
+RECHECK_GROWTH = 4
+"""A branch that went on past its budget is split after all if, when its nodes double, it
+estimates more than this many times the nodes it has explored still to do."""
 POLL_SECONDS = 0.05
 MAX_LOSSES = 10_000
 """Subproblems a Dask run resubmits after the cluster lost them before it gives up."""
@@ -60,7 +68,8 @@ SPLIT_RULES = " ".join(
     f"{name}={value}"
     for name, value in (
         ("root", ROOT_NODES), ("root-growth", ROOT_GROWTH), ("probe", PROBE_NODES),
-        ("growth", GROWTH), ("target", TARGET_BRANCHES), ("depth", MAX_DEPTH),
+        ("growth", GROWTH), ("recheck", RECHECK_GROWTH), ("target", TARGET_BRANCHES),
+        ("depth", MAX_DEPTH),
     )
 )  # fmt: skip
 """The splitting rules, for journal fingerprints: other rules give other subproblems."""
@@ -103,17 +112,20 @@ def within_budget(
     search: Generator[Progress, None, R], budget: int | None, growth: float | None = None
 ) -> Generator[Progress, None, R | None]:
     """Run `search` to its end, unless it passes `budget` nodes while its own estimate of its
-    size (nodes / fraction done) exceeds `growth` (default `GROWTH`) budgets: then stop it
-    and return None."""
+    size (nodes / fraction done) exceeds `growth` (default `GROWTH`) budgets, or later, at a
+    doubling of its nodes, its estimate of what is left exceeds `RECHECK_GROWTH` times what
+    it has done: then stop it and return None."""
     growth = GROWTH if growth is None else growth
+    checkpoint = budget
 
     def check(event: Progress) -> Progress:
-        nonlocal budget
-        if budget is not None and event.explored >= budget:
+        nonlocal checkpoint
+        if checkpoint is not None and event.explored >= checkpoint:
             estimate = event.explored / event.fraction if event.fraction else float("inf")
-            if estimate > growth * budget:
+            first = checkpoint == budget
+            if estimate > (growth * checkpoint if first else (1 + RECHECK_GROWTH) * event.explored):
                 raise RunStopped
-            budget = None  # nearly done: finish it here
+            checkpoint = 2 * event.explored
         return event
 
     try:
