@@ -266,18 +266,29 @@ def _drain(
     tasks: list[_Task],
     outcome: Outcome,
     progress: Callable[[], Progress],
+    in_flight: int | None = None,
 ) -> Generator[Progress, None, None]:
-    """Submit `tasks`, then poll the handles `submit` returns, submitting follow-up tasks
-    (and lost tasks again), until every task has an outcome."""
-    waiting = {submit(task): task for task in tasks}
+    """Submit `tasks` (at most `in_flight` at a time, if given), then poll the handles
+    `submit` returns until every task has an outcome.  Follow-up tasks (the children of a
+    branch found big) and lost tasks go before the tasks not yet submitted: they are the
+    biggest work known, and left last they would keep one worker busy while others idle."""
+    pending = deque(tasks)
+    waiting: dict[Any, _Task] = {}
+
+    def top_up() -> None:
+        while pending and (in_flight is None or len(waiting) < in_flight):
+            task = pending.popleft()
+            waiting[submit(task)] = task
+
+    top_up()
     while waiting:
         time.sleep(POLL_SECONDS)
         for handle in [h for h in waiting if ready(h)]:
             task = waiting.pop(handle)
             result = value(handle)
             follows = [task] if isinstance(result, _Lost) else outcome(task, result)
-            for follow in follows:
-                waiting[submit(follow)] = follow
+            pending.extendleft(reversed(follows))
+        top_up()
         yield progress()
 
 
@@ -322,7 +333,7 @@ def _on_processes(
             lambda task: pool.apply_async(_explore_installed, (task,)),
             lambda handle: handle.ready(),
             lambda handle: handle.get(),
-            tasks, outcome, progress,
+            tasks, outcome, progress, in_flight=2 * jobs,
         )  # fmt: skip
         pool.close()
     finally:

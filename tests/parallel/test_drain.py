@@ -1,0 +1,65 @@
+"""The order in which a split run hands subproblems to its workers (`run._drain`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from slidelab.parallel import run
+from slidelab.parallel.tasks import TaskResult
+from slidelab.runs import Progress, drive
+
+
+@dataclass(frozen=True)
+class Key:
+    key: tuple[int, ...]
+
+
+def task(*key: int) -> run._Task:
+    return run._Task(Key(key), None)
+
+
+def test_the_children_of_a_big_branch_run_before_branches_not_yet_handed_out(monkeypatch):
+    """Workers that take one task at a time: (0,) is found big, its children come next."""
+    monkeypatch.setattr(run, "POLL_SECONDS", 0)
+    started: list[tuple[int, ...]] = []
+
+    def submit(job: run._Task) -> run._Task:
+        started.append(job.branch.key)
+        return job
+
+    def outcome(job: run._Task, result: TaskResult | None) -> list[run._Task]:
+        if job.branch.key == (0,):
+            return [task(0, 0), task(0, 1)]
+        return []
+
+    drain = run._drain(
+        submit,
+        lambda handle: True,
+        lambda handle: None,
+        [task(0), task(1), task(2)],
+        outcome,
+        lambda: Progress(phase="test", explored=0, elapsed=0.0),
+        in_flight=1,
+    )
+    drive(drain)
+    assert started == [(0,), (0, 0), (0, 1), (1,), (2,)]
+
+
+def test_without_a_limit_every_task_is_handed_out_at_once(monkeypatch):
+    monkeypatch.setattr(run, "POLL_SECONDS", 0)
+    started: list[tuple[int, ...]] = []
+
+    def submit(job: run._Task) -> run._Task:
+        started.append(job.branch.key)
+        return job
+
+    drain = run._drain(
+        submit,
+        lambda handle: len(started) == 3,
+        lambda handle: None,
+        [task(0), task(1), task(2)],
+        lambda job, result: [],
+        lambda: Progress(phase="test", explored=0, elapsed=0.0),
+    )
+    drive(drain)
+    assert started == [(0,), (1,), (2,)]
