@@ -45,6 +45,10 @@ milliseconds on big problems: the calls grow from there)."""
 SOLUTION_BATCH = 4096
 """Most solutions a chunk hands back at once."""
 
+SEARCH_PHASE = "exact cover"
+"""The phase of the progress events of the search itself (their `fraction` is Knuth's
+estimate); those before it read, prune and lay out the problem."""
+
 
 @dataclass(frozen=True)
 class SolutionsFound(Found):
@@ -130,7 +134,7 @@ def solve(
                 save_state(checkpoint, state)
                 saved_at = time.perf_counter()
             yield Progress(
-                phase="exact cover",
+                phase=SEARCH_PHASE,
                 explored=state.nodes,
                 elapsed=time.perf_counter() - started,
                 depth=state.level,
