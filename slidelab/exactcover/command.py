@@ -38,7 +38,9 @@ def register(subcommands: SubParsers) -> None:
         "--seed", type=int, metavar="S", help="explore in a random order seeded by S"
     )
     parser.add_argument(
-        "--engine", choices=ENGINES, help="dancing links or bitsets (default: the faster one)"
+        "--engine",
+        choices=ENGINES,
+        help="dancing links, bitsets or dancing cells (default: the faster one)",
     )
     parser.add_argument(
         "--preprocess",
