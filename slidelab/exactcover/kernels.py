@@ -1,4 +1,4 @@
-"""Numba kernels for exact cover: dancing links (Algorithm M) and bitsets (Algorithm C).
+"""Numba kernels for exact cover: dancing links (Algorithm M), bitsets and dancing cells (C).
 
 Dancing links (`search_m`, `prune`) use the data structure of TAOCP 7.2.2.1 and
 Knuth's DLX programs, in flat int32 arrays that the driver owns:
@@ -17,7 +17,8 @@ Knuth's DLX programs, in flat int32 arrays that the driver owns:
 
 `search_m` is Algorithm M (multiplicities and colours; Algorithms X and C are its
 special cases).  `search_bits` walks the same tree as Algorithm C on bitsets, for
-small problems whose primary items are covered exactly once.  The comments name
+small problems whose primary items are covered exactly once, and `search_cells` on
+sparse sets (Knuth's dancing cells), for any such problem.  The comments name
 the steps C2-C8 / M2-M9 of the published algorithms.
 
 The choice stack, the branching degree and the index of the current choice at
