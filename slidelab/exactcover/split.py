@@ -149,6 +149,9 @@ class ExactCoverJob:
 
     problem: Problem
     listing: bool
+    big_root: bool = False
+    """The whole search was found too big to run alone here (see `search_split`): the root
+    is split at once instead of probed again."""
 
     def root(self) -> Branch:
         return Branch((), (), ())
@@ -159,6 +162,8 @@ class ExactCoverJob:
     def explore(
         self, branch: Branch, budget: int | None, growth: float | None = None
     ) -> Generator[Progress, None, TaskResult | None]:
+        if self.big_root and not branch.key and budget is not None:
+            return _found_big()
         return within_budget(solve_branch(self.problem, branch, self.listing), budget, growth)
 
     def fingerprint(self) -> str:
@@ -194,11 +199,12 @@ def search_split(
     """Count (or list) the solutions of `problem` in subproblems: on `jobs` processes, or on
     the Dask cluster at `scheduler`, recording each finished one in the `journal` file."""
     started = time.perf_counter()
-    if jobs > 1 and scheduler is None and journal is None:
+    alone_first = jobs > 1 and scheduler is None and journal is None
+    if alone_first:
         alone = yield from _alone(problem, listing)
         if alone is not None:
             return alone
-    job = ExactCoverJob(problem, listing)
+    job = ExactCoverJob(problem, listing, big_root=alone_first)
     results, resumed = yield from run_journaled(
         job, jobs=jobs, scheduler=scheduler, journal=journal,
         what=what or "an exact-cover problem",
@@ -211,6 +217,12 @@ def search_split(
         resumed=resumed,
         seconds=time.perf_counter() - started,
     )
+
+
+def _found_big() -> Generator[Progress, None, TaskResult | None]:
+    """A probe of the root that ends at once, finding it big (`ExactCoverJob.big_root`)."""
+    yield from ()
+    return None
 
 
 def _alone(problem: Problem, listing: bool) -> Generator[Progress, None, SplitOutcome | None]:

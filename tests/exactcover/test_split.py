@@ -85,3 +85,10 @@ def test_a_small_search_on_two_processes_runs_here_alone():
     assert (outcome.count, outcome.subproblems) == (SOMA, 1)
     listed = drive(search_split(queens(6), listing=True, jobs=2))
     assert listed.solutions == drive(search_split(queens(6), listing=True)).solutions
+
+
+def test_a_root_found_big_alone_is_split_without_a_second_probe():
+    job = ExactCoverJob(queens(6), listing=False, big_root=True)
+    assert drive(job.explore(job.root(), run.ROOT_NODES, run.ROOT_GROWTH)) is None
+    whole = drive(job.explore(job.root(), None))
+    assert whole is not None and whole.count == 4
