@@ -554,18 +554,28 @@ class BitsArrays(NamedTuple):
 
 @njit(cache=True, nogil=True, inline="always")
 def _next_option(a, level, i, start):
-    """The first option >= start that is still live at `level` and contains item i, or -1."""
-    words = a.live.shape[1]
+    """The first option >= start that is still live at `level` and contains item i, or -1.
+
+    Only the words where both the live options and item i's options have a bit are read
+    (their summaries say which; a live row's other words may hold stale bits)."""
     w = start >> 6
-    if w >= words:
+    if w >= a.live.shape[1]:
         return -1
-    word = a.live[level, w] & a.item_opts[i, w] & (_ALL << np.uint64(start & 63))
-    while word == 0:
-        w += 1
-        if w == words:
-            return -1
-        word = a.live[level, w] & a.item_opts[i, w]
-    return (w << 6) + np.int64(_lowest_bit(word))
+    s = w >> 6
+    both = a.live_words[level, s] & a.item_words[i, s] & (_ALL << np.uint64(w & 63))
+    while True:
+        while both == 0:
+            s += 1
+            if s == a.item_words.shape[1]:
+                return -1
+            both = a.live_words[level, s] & a.item_words[i, s]
+        v = (s << 6) + np.int64(_lowest_bit(both))
+        both &= both - np.uint64(1)
+        word = a.live[level, v] & a.item_opts[i, v]
+        if v == w:
+            word &= _ALL << np.uint64(start & 63)
+        if word != 0:
+            return (v << 6) + np.int64(_lowest_bit(word))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -619,14 +629,21 @@ def _choose_item(a, level, randomize, n_primary):
 @njit(cache=True, nogil=True, inline="always")
 def _take_option(a, level, xl):
     """Level l + 1 after x_l: the live options less those in conflict with x_l, the items
-    x_l covers added to the covered ones."""
+    x_l covers added to the covered ones.  Only the live words of level l are computed: the
+    other words of row l + 1 keep what they held, and the summary leaves them out (every
+    reader of a live row goes through its summary)."""
     for s in range(a.live_words.shape[1]):
-        a.live_words[level + 1, s] = 0
-    for w in range(a.live.shape[1]):
-        word = a.live[level, w] & ~a.conflict[xl, w]
-        a.live[level + 1, w] = word
-        if word != 0:
-            a.live_words[level + 1, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
+        summary = np.uint64(0)
+        words = a.live_words[level, s]
+        while words != 0:
+            bit = _lowest_bit(words)
+            words &= words - np.uint64(1)
+            w = (s << 6) + np.int64(bit)
+            word = a.live[level, w] & ~a.conflict[xl, w]
+            a.live[level + 1, w] = word
+            if word != 0:
+                summary |= np.uint64(1) << bit
+        a.live_words[level + 1, s] = summary
     for v in range(a.covered.shape[1]):
         a.covered[level + 1, v] = a.covered[level, v] | a.option_cover[xl, v]
 

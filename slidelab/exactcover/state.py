@@ -34,7 +34,7 @@ from slidelab.fileio import FileAccessError, write_bytes_atomically
 from slidelab.memory import MemoryBudget
 from slidelab.runs import Pacer, Progress, drive
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Bumped whenever the meaning of the saved arrays changes."""
 
 LINKS, BITS, CELLS = "links", "bits", "cells"
