@@ -9,7 +9,7 @@ leaves the count unchanged).  Every solver is warmed up first (numba compiles
 or loads its cache) and timed in CPU seconds, median of several runs; its count
 is checked.  Prints a Markdown table with the ratios peer / slidelab (above 1
 means slidelab is faster).  "slidelab" is the default engine, "links" forces
-dancing links.  Install the peers with `pip install xcover exact-cover`; a
+dancing links and "cells" dancing cells.  Install the peers with `pip install xcover exact-cover`; a
 missing one is left out.
 
     .venv/bin/python scripts/bench_exactcover.py [--runs 3] [--skip-slow]
@@ -97,7 +97,9 @@ def main() -> None:
     )
     add_knuth_option(parser, ("dlx-pento610", "dlx-pento345", "dlx-soma", "dlx-bedlam"))
     args = parser.parse_args()
-    solvers: dict[str, Counter] = {"slidelab": slidelab(None), "links": slidelab("links")}
+    engines = ("links", "cells")
+    solvers: dict[str, Counter] = {"slidelab": slidelab(None)}
+    solvers |= {engine: slidelab(engine) for engine in engines}
     if xcover is not None:
         solvers["xcover"] = with_xcover
     if exact_cover is not None:
@@ -106,9 +108,9 @@ def main() -> None:
     for prepare in solvers.values():
         prepare(queens(6))()  # compile or load the peers' kernels before timing
 
-    peers = [name for name in solvers if name not in ("slidelab", "links")]
+    peers = [name for name in solvers if name not in ("slidelab", *engines)]
     head = ["problem", "solutions", *(f"{name} s" for name in solvers)]
-    head += [f"{name} / slidelab" for name in ("links", *peers)]
+    head += [f"{name} / slidelab" for name in (*engines, *peers)]
     print(f"CPU seconds, median of {args.runs} runs")
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -117,7 +119,7 @@ def main() -> None:
         seconds = {}
         for name, prepare in solvers.items():
             seconds[name] = median_seconds(prepare(problem), expected, args.runs, args.skip_slow)
-        ratios = [seconds[name] / seconds["slidelab"] for name in ("links", *peers)]
+        ratios = [seconds[name] / seconds["slidelab"] for name in (*engines, *peers)]
         cells = [title, f"{expected:,}", *(f"{s:.3f}" for s in seconds.values())]
         cells += [f"{r:.1f}x" for r in ratios]
         print("| " + " | ".join(cells) + " |", flush=True)

@@ -15,7 +15,7 @@ from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
 from slidelab.family import SubParsers
 from slidelab.fileio import read_input
-from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
+from slidelab.parallel.options import add_parallel_arguments, jobs_of
 from slidelab.progress import drive_in_terminal
 from slidelab.validation import check_seconds
 
@@ -38,7 +38,9 @@ def register(subcommands: SubParsers) -> None:
         "--seed", type=int, metavar="S", help="explore in a random order seeded by S"
     )
     parser.add_argument(
-        "--engine", choices=ENGINES, help="dancing links or bitsets (default: the faster one)"
+        "--engine",
+        choices=ENGINES,
+        help="dancing links, bitsets or dancing cells (default: the faster one)",
     )
     parser.add_argument(
         "--preprocess",
@@ -77,12 +79,12 @@ def run(args: argparse.Namespace) -> int:
         )
         if value is not None
     ]  # fmt: skip
-    if wants_split(args) and sequential_only:
+    if _asks_split(args) and sequential_only:
         raise SlidelabError(
             f"{sequential_only[0]} needs one sequential search; it cannot be combined with "
             "--jobs, --scheduler or --journal"
         )
-    if wants_split(args) or (args.count and not sequential_only):
+    if _asks_split(args) or (args.count and not sequential_only and jobs_of(args) > 1):
         return _run_split(args, problem, source)
     state = load_state(args.resume, problem) if args.resume else None
     search = solve(
@@ -116,6 +118,17 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_NONE if result.complete and result.count == 0 else EXIT_FOUND
 
 
+def _asks_split(args: argparse.Namespace) -> bool:
+    """Whether the options ask for subproblems: on a cluster, with a journal, or on more than
+    one process.  On one process the whole search runs at once: its subproblems one after
+    another would only add the probing and the building of each."""
+    return (
+        args.scheduler is not None
+        or args.journal is not None
+        or (args.jobs is not None and jobs_of(args) > 1)
+    )
+
+
 def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
     """Count or list in subproblems, on local processes or a Dask cluster (see --jobs)."""
     jobs = jobs_of(args)
@@ -129,7 +142,10 @@ def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
     )
     outcome = drive_in_terminal(search)
     listed = [[format_option(problem.options[k]) for k in s] for s in outcome.solutions]
-    where = f"the cluster at {args.scheduler}" if args.scheduler else f"{jobs} processes"
+    if args.scheduler:
+        where = f"the cluster at {args.scheduler}"
+    else:
+        where = "this process" if outcome.subproblems == 1 else f"{jobs} processes"
     if args.json:
         summary = {
             "solutions": outcome.count, "nodes": outcome.nodes, **_sizes(problem),

@@ -1,4 +1,4 @@
-"""Numba kernels for exact cover: dancing links (Algorithm M) and bitsets (Algorithm C).
+"""Numba kernels for exact cover: dancing links (Algorithm M), bitsets and dancing cells (C).
 
 Dancing links (`search_m`, `prune`) use the data structure of TAOCP 7.2.2.1 and
 Knuth's DLX programs, in flat int32 arrays that the driver owns:
@@ -17,7 +17,8 @@ Knuth's DLX programs, in flat int32 arrays that the driver owns:
 
 `search_m` is Algorithm M (multiplicities and colours; Algorithms X and C are its
 special cases).  `search_bits` walks the same tree as Algorithm C on bitsets, for
-small problems whose primary items are covered exactly once.  The comments name
+small problems whose primary items are covered exactly once, and `search_cells` on
+sparse sets (Knuth's dancing cells), for any such problem.  The comments name
 the steps C2-C8 / M2-M9 of the published algorithms.
 
 The choice stack, the branching degree and the index of the current choice at
@@ -555,18 +556,28 @@ class BitsArrays(NamedTuple):
 
 @njit(cache=True, nogil=True, inline="always")
 def _next_option(a, level, i, start):
-    """The first option >= start that is still live at `level` and contains item i, or -1."""
-    words = a.live.shape[1]
+    """The first option >= start that is still live at `level` and contains item i, or -1.
+
+    Only the words where both the live options and item i's options have a bit are read
+    (their summaries say which; a live row's other words may hold stale bits)."""
     w = start >> 6
-    if w >= words:
+    if w >= a.live.shape[1]:
         return -1
-    word = a.live[level, w] & a.item_opts[i, w] & (_ALL << np.uint64(start & 63))
-    while word == 0:
-        w += 1
-        if w == words:
-            return -1
-        word = a.live[level, w] & a.item_opts[i, w]
-    return (w << 6) + np.int64(_lowest_bit(word))
+    s = w >> 6
+    both = a.live_words[level, s] & a.item_words[i, s] & (_ALL << np.uint64(w & 63))
+    while True:
+        while both == 0:
+            s += 1
+            if s == a.item_words.shape[1]:
+                return -1
+            both = a.live_words[level, s] & a.item_words[i, s]
+        v = (s << 6) + np.int64(_lowest_bit(both))
+        both &= both - np.uint64(1)
+        word = a.live[level, v] & a.item_opts[i, v]
+        if v == w:
+            word &= _ALL << np.uint64(start & 63)
+        if word != 0:
+            return (v << 6) + np.int64(_lowest_bit(word))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -620,14 +631,21 @@ def _choose_item(a, level, randomize, n_primary):
 @njit(cache=True, nogil=True, inline="always")
 def _take_option(a, level, xl):
     """Level l + 1 after x_l: the live options less those in conflict with x_l, the items
-    x_l covers added to the covered ones."""
+    x_l covers added to the covered ones.  Only the live words of level l are computed: the
+    other words of row l + 1 keep what they held, and the summary leaves them out (every
+    reader of a live row goes through its summary)."""
     for s in range(a.live_words.shape[1]):
-        a.live_words[level + 1, s] = 0
-    for w in range(a.live.shape[1]):
-        word = a.live[level, w] & ~a.conflict[xl, w]
-        a.live[level + 1, w] = word
-        if word != 0:
-            a.live_words[level + 1, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
+        summary = np.uint64(0)
+        words = a.live_words[level, s]
+        while words != 0:
+            bit = _lowest_bit(words)
+            words &= words - np.uint64(1)
+            w = (s << 6) + np.int64(bit)
+            word = a.live[level, w] & ~a.conflict[xl, w]
+            a.live[level + 1, w] = word
+            if word != 0:
+                summary |= np.uint64(1) << bit
+        a.live_words[level + 1, s] = summary
     for v in range(a.covered.shape[1]):
         a.covered[level + 1, v] = a.covered[level, v] | a.option_cover[xl, v]
 
@@ -753,6 +771,270 @@ def lay_out_options(
             color[node] = colours[e]
             if linking and alive[k]:
                 _append(node, items[e], ulink, dlink, length, last)
+
+
+class CellsArrays(NamedTuple):
+    """The sparse sets and the choice stack of `search_cells`, handed to it as one argument.
+
+    Entry e of the matrix (the e-th item of all the options, one option after another) is
+    a cell of its item's set: `cell[base[i]:base[i + 1]]` holds the entries of item i, the
+    first `size[i]` of them those of the options still in play for i, and `loc[e]` is
+    where entry e sits.  Items are kept in the sparse set `active`: primary items in its
+    first `n_primary` places, secondary ones after, the first `regs[ACTIVE_P]` and
+    `regs[ACTIVE_S]` of each kind active."""
+
+    cell: np.ndarray
+    loc: np.ndarray
+    base: np.ndarray
+    size: np.ndarray
+    entry_item: np.ndarray
+    """The item of each entry."""
+    entry_colour: np.ndarray
+    """The colour of each entry (0: none)."""
+    entry_option: np.ndarray
+    """The option of each entry."""
+    option_start: np.ndarray
+    """Option k has entries option_start[k] .. option_start[k + 1] - 1."""
+    active: np.ndarray
+    """Items, primary ones in places 0..n_primary-1 and secondary ones after."""
+    where: np.ndarray
+    """The place of item i in `active`."""
+    trail: np.ndarray
+    """The item of every cell taken out of a set on the way down, in turn (at most one per
+    entry): undoing is adding 1 back to their sizes."""
+    frame: np.ndarray
+    """Row l: the trail's height and the active counts of each kind before level l covers
+    its item, and after (columns `_BEFORE` and `_AFTER` + 0, 1, 2)."""
+    x: np.ndarray
+    """The place in its item's set of the option tried at each level."""
+    item: np.ndarray
+    """The item branched on at each level."""
+    degree: np.ndarray
+    """Branching degree at each level, for the progress estimate."""
+    tried: np.ndarray
+    """How many choices came before x_l at each level."""
+    regs: np.ndarray
+    """Level, resume point and counters as in the other engines, the active counts, and the
+    trail's height (`ACTIVE_P`, `ACTIVE_S`, `TRAIL`)."""
+    rng: np.ndarray
+    """State of the random-number generator (used by seeded runs)."""
+
+
+ACTIVE_P, ACTIVE_S, TRAIL = REGS, REGS + 1, REGS + 2
+"""Indices into the dancing-cells engine's `regs` after the common ones."""
+CELLS_REGS = REGS + 3
+
+_BEFORE, _AFTER = 0, 3
+"""Columns of `CellsArrays.frame` where a level's two saves begin."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _deactivate(a, j, n_primary, regs):
+    """Take item j out of the active items (swapped with the last active one of its kind)."""
+    if j <= n_primary:
+        last = regs[ACTIVE_P] - 1
+        regs[ACTIVE_P] = last
+    else:
+        last = n_primary + regs[ACTIVE_S] - 1
+        regs[ACTIVE_S] -= 1
+    p = a.where[j]
+    other = a.active[last]
+    a.active[last] = j
+    a.active[p] = other
+    a.where[j] = last
+    a.where[other] = p
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hide_cells(a, e, regs):
+    """hide(o) for the option o of entry e: o leaves the sets of its other items (each of its
+    cells swapped with the last live cell of the set, which then shrinks; the item goes on
+    the trail).  Sets of items no longer active may shrink too: nobody reads them until the
+    trail has grown them back."""
+    o = a.entry_option[e]
+    t = regs[TRAIL]
+    for f in range(a.option_start[o], a.option_start[o + 1]):
+        if f != e:
+            j = a.entry_item[f]
+            p = a.loc[f]
+            last = a.base[j] + a.size[j] - 1
+            g = a.cell[last]
+            a.cell[last] = f
+            a.cell[p] = g
+            a.loc[f] = last
+            a.loc[g] = p
+            a.size[j] -= 1
+            a.trail[t] = j
+            t += 1
+    regs[TRAIL] = t
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cover_cells(a, j, colour, n_primary, regs):
+    """cover(j) (colour 0) or purify(j) for a colour: j stops being active, and the options
+    of its set (of another colour, when purifying) leave every other item."""
+    _deactivate(a, j, n_primary, regs)
+    start = a.base[j]
+    for p in range(start, start + a.size[j]):
+        e = a.cell[p]
+        if colour == 0 or a.entry_colour[e] != colour:
+            _hide_cells(a, e, regs)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _save(a, level, column, regs):
+    """Note the trail's height and the active counts in row `level` of the frame."""
+    a.frame[level, column] = regs[TRAIL]
+    a.frame[level, column + 1] = regs[ACTIVE_P]
+    a.frame[level, column + 2] = regs[ACTIVE_S]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _restore(a, level, column, regs):
+    """Undo everything since `_save(a, level, column, regs)`: grow back the sets on the trail
+    above the height saved, and put back the active counts."""
+    mark = a.frame[level, column]
+    t = regs[TRAIL]
+    while t > mark:
+        t -= 1
+        a.size[a.trail[t]] += 1
+    regs[TRAIL] = mark
+    regs[ACTIVE_P] = a.frame[level, column + 1]
+    regs[ACTIVE_S] = a.frame[level, column + 2]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _choose_cell_item(a, randomize, regs):
+    """C3: (size, item) of the active primary item with the fewest options, the one with the
+    smallest number of several (as the leftmost in Knuth's list), or one at random."""
+    theta = INFINITY
+    best = 0
+    ties = 0
+    for k in range(regs[ACTIVE_P]):
+        j = a.active[k]
+        s = a.size[j]
+        if s < theta or (s == theta and not randomize and j < best):
+            theta = s
+            best = j
+            ties = 1
+        elif s == theta and randomize:
+            ties += 1
+            if _random_below(a.rng, ties) == 0:
+                best = j
+    return theta, best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sort_set(a, i):
+    """Put item i's live cells in the order of their options (insertion sort; short sets)."""
+    start = a.base[i]
+    for p in range(start + 1, start + a.size[i]):
+        e = a.cell[p]
+        q = p
+        while q > start and a.cell[q - 1] > e:
+            a.cell[q] = a.cell[q - 1]
+            a.loc[a.cell[q]] = q
+            q -= 1
+        a.cell[q] = e
+        a.loc[e] = q
+
+
+@njit(cache=True, nogil=True)
+def search_cells(a, randomize, n_primary, listing, sol_opts, sol_ends, limit, budget):
+    """Algorithm C (exactly-once items, colours) on sparse sets, Knuth's dancing cells; stops
+    as `search_m` does.
+
+    The tree is the one dancing links explore: item i's live cells are the options its list
+    holds at that level, and the item chosen is the one dancing links choose.  Undoing is
+    growing back the sets on the trail (the cells taken out wait just past each live part)
+    and putting back the active counts.  An item's set gets out of order as cells are
+    swapped out, so when the order is seen (listing without a seed) the chosen item's set
+    is sorted before it is tried.
+    """
+    regs = a.regs
+    x = a.x
+    level = regs[LEVEL]
+    nodes = regs[NODES]
+    stop = nodes + budget
+    ordered = listing and not randomize
+    i = 0
+    step = _C2 if regs[PC] == ENTER else _C8
+    while True:
+        if step == _C2:
+            # C2. [Enter level l.]
+            if nodes >= stop:
+                regs[PC] = ENTER
+                break
+            if regs[ACTIVE_P] == 0:
+                step = _VISIT
+                continue
+            # C3. [Choose i.]
+            theta, i = _choose_cell_item(a, randomize, regs)
+            nodes += 1
+            a.degree[level] = theta
+            a.tried[level] = 0
+            a.item[level] = i
+            if theta == 0:
+                step = _C8  # C7 at once: nothing to try, nothing to undo
+                continue
+            # C4. [Cover i.] The trail's height before and after, to undo i and the options.
+            _save(a, level, _BEFORE, regs)
+            _cover_cells(a, i, 0, n_primary, regs)
+            _save(a, level, _AFTER, regs)
+            if ordered:
+                _sort_set(a, i)
+            x[level] = a.base[i]
+            step = _C5
+        elif step == _C5:
+            # C5. [Try x_l.] Commit the other items of its option (a secondary item already
+            # purified to the same colour stays as it is).
+            i = a.item[level]
+            p = x[level]
+            if p >= a.base[i] + a.size[i]:
+                # C7. [Backtrack.] Uncover i.
+                _restore(a, level, _BEFORE, regs)
+                step = _C8
+                continue
+            e = a.cell[p]
+            o = a.entry_option[e]
+            for f in range(a.option_start[o], a.option_start[o + 1]):
+                j = a.entry_item[f]
+                if f != e and (
+                    j <= n_primary or a.where[j] < n_primary + regs[ACTIVE_S]
+                ):  # fmt: skip
+                    _cover_cells(a, j, a.entry_colour[f], n_primary, regs)
+            level += 1
+            step = _C2
+        elif step == _C6:
+            # C6. [Try again.]
+            _restore(a, level, _AFTER, regs)
+            x[level] += 1
+            a.tried[level] += 1
+            step = _C5
+        elif step == _C8:
+            # C8. [Leave level l.]
+            if level == 0:
+                regs[PC] = DONE
+                break
+            level -= 1
+            step = _C6
+        else:
+            # C2 found a solution: the options of x_0 .. x_{l-1}.
+            regs[COUNT] += 1
+            if listing:
+                fill = regs[FILL]
+                for k in range(level):
+                    sol_opts[fill] = a.entry_option[a.cell[x[k]]]
+                    fill += 1
+                sol_ends[regs[SOLS]] = fill
+                regs[SOLS] += 1
+                regs[FILL] = fill
+            step = _C8
+            if regs[COUNT] >= limit or (listing and _buffer_full(x, regs, sol_opts, sol_ends)):
+                regs[PC] = LEAVE
+                break
+    regs[LEVEL] = level
+    regs[NODES] = nodes
 
 
 forget_unreadable_indexes(list(globals().values()))

@@ -22,9 +22,10 @@ import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
-from slidelab.exactcover.kernels import BitsArrays
+from slidelab.exactcover.kernels import BitsArrays, CellsArrays
 from slidelab.exactcover.problem import Matrix, Option, Problem
 from slidelab.exactcover.state import (
+    CELLS,
     LINKS,
     SearchState,
     choose_engine,
@@ -44,6 +45,10 @@ milliseconds on big problems: the calls grow from there)."""
 
 SOLUTION_BATCH = 4096
 """Most solutions a chunk hands back at once."""
+
+SEARCH_PHASE = "exact cover"
+"""The phase of the progress events of the search itself (their `fraction` is Knuth's
+estimate); those before it read, prune and lay out the problem."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,8 @@ class ExactCoverResult:
     seconds: float
     """Time this call spent, preprocessing included."""
     engine: str
-    """"bits" (Algorithm C on bitsets) or "links" (dancing links, Algorithm M)."""
+    """"bits" (Algorithm C on bitsets), "cells" (Algorithm C on sparse sets, dancing cells)
+    or "links" (dancing links, Algorithm M)."""
     options_removed: int
     """Options preprocessing removed because no solution can contain them."""
 
@@ -93,8 +99,8 @@ def solve(
     """Search `problem` for solutions, yielding progress and (unless `count_only`) solutions.
 
     `limit` stops the search after that many solutions in all; `random_seed` shuffles
-    the options of every item and breaks ties at random.  `engine` forces "links" or
-    "bits" (default: `state.choose_engine`).  `preprocess` first removes options no
+    the options of every item and breaks ties at random.  `engine` forces "links", "bits"
+    or "cells" (default: `state.choose_engine`).  `preprocess` first removes options no
     solution can contain (problems without multiplicities only); by default it does
     so for the links engine, where it pays, and not for the bits engine, where it
     costs about what it saves (see docs/EXACTCOVER.md).  `state` resumes a saved
@@ -130,7 +136,7 @@ def solve(
                 save_state(checkpoint, state)
                 saved_at = time.perf_counter()
             yield Progress(
-                phase="exact cover",
+                phase=SEARCH_PHASE,
                 explored=state.nodes,
                 elapsed=time.perf_counter() - started,
                 depth=state.level,
@@ -175,6 +181,11 @@ class _Run:
         tick = time.perf_counter()
         if isinstance(a, BitsArrays):
             kernels.search_bits(
+                a, self.state.random_seed is not None, self.state.n_primary, self.listing,
+                self.sol_opts, self.sol_ends, self.limit, self.budget,
+            )  # fmt: skip
+        elif isinstance(a, CellsArrays):
+            kernels.search_cells(
                 a, self.state.random_seed is not None, self.state.n_primary, self.listing,
                 self.sol_opts, self.sol_ends, self.limit, self.budget,
             )  # fmt: skip
@@ -251,7 +262,7 @@ def warm_up() -> None:
 
 def warm_up_kind(bounded: bool) -> None:
     """Compile the kernels of plain problems (with a secondary item) or of bounded ones, with
-    and without random tie-breaking, in both engines."""
+    and without random tie-breaking, in every engine that takes them."""
     if bounded:
         problem = Problem.of_sets(["a", "b"], [["a"], ["b"], ["a", "b"]], bounds={"a": (1, 2)})
     else:
@@ -259,3 +270,5 @@ def warm_up_kind(bounded: bool) -> None:
     for seed in (None, 1):
         find_solutions(problem, random_seed=seed, preprocess=True)
         count_solutions(problem, random_seed=seed, engine=LINKS)
+    if not bounded:
+        count_solutions(problem, engine=CELLS)

@@ -6,7 +6,9 @@ fewest options o_1 .. o_n: child k forces o_k and excludes o_1 .. o_(k-1), and
 when i may stay uncovered (lower bound 0) one more child excludes them all.
 Every solution of the branch falls in exactly one child (the one forcing its
 first option of i), multiplicities included, so the children's counts add up.
-`slidelab.parallel.run` decides which branches to search where.
+`slidelab.parallel.run` decides which branches to search where.  A search on local
+processes first runs here alone while its estimate says it ends soon (`ALONE_SECONDS`):
+forking the workers and building the subproblems would cost more than it finishes.
 """
 
 from __future__ import annotations
@@ -17,10 +19,17 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 from slidelab.exactcover.problem import Problem
-from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.exactcover.search import SEARCH_PHASE, ExactCoverResult, SolutionsFound, solve
 from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
-from slidelab.runs import Progress, relay
+from slidelab.runs import Progress, RunStopped, relay
+
+ALONE_SECONDS = 0.3
+"""A split search on local processes is searched in this process instead while its own
+estimate of the time left is at most this: about what forking the workers, building the
+subproblems and probing them costs (Soma cube, 245,000 nodes in 0.05 s alone: 0.6 s split)."""
+FIRST_LOOK = 0.05
+"""Seconds of that search before its estimate is trusted (the first nodes say little)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +149,9 @@ class ExactCoverJob:
 
     problem: Problem
     listing: bool
+    big_root: bool = False
+    """The whole search was found too big to run alone here (see `search_split`): the root
+    is split at once instead of probed again."""
 
     def root(self) -> Branch:
         return Branch((), (), ())
@@ -150,6 +162,8 @@ class ExactCoverJob:
     def explore(
         self, branch: Branch, budget: int | None, growth: float | None = None
     ) -> Generator[Progress, None, TaskResult | None]:
+        if self.big_root and not branch.key and budget is not None:
+            return _found_big()
         return within_budget(solve_branch(self.problem, branch, self.listing), budget, growth)
 
     def fingerprint(self) -> str:
@@ -185,7 +199,12 @@ def search_split(
     """Count (or list) the solutions of `problem` in subproblems: on `jobs` processes, or on
     the Dask cluster at `scheduler`, recording each finished one in the `journal` file."""
     started = time.perf_counter()
-    job = ExactCoverJob(problem, listing)
+    alone_first = jobs > 1 and scheduler is None and journal is None
+    if alone_first:
+        alone = yield from _alone(problem, listing)
+        if alone is not None:
+            return alone
+    job = ExactCoverJob(problem, listing, big_root=alone_first)
     results, resumed = yield from run_journaled(
         job, jobs=jobs, scheduler=scheduler, journal=journal,
         what=what or "an exact-cover problem",
@@ -198,3 +217,42 @@ def search_split(
         resumed=resumed,
         seconds=time.perf_counter() - started,
     )
+
+
+def _found_big() -> Generator[Progress, None, TaskResult | None]:
+    """A probe of the root that ends at once, finding it big (`ExactCoverJob.big_root`)."""
+    yield from ()
+    return None
+
+
+def _alone(problem: Problem, listing: bool) -> Generator[Progress, None, SplitOutcome | None]:
+    """The whole search in this process, if its estimate keeps saying that it ends within
+    `ALONE_SECONDS`; None (the search stopped) once it says otherwise.  The pace is taken
+    from the search's first progress event on (the kernel may be loaded before that)."""
+    found: list[list[int]] = []
+    first: Progress | None = None
+
+    def keep(batch: SolutionsFound) -> None:
+        found.extend(list(s) for s in batch.solutions)
+
+    def check(event: Progress) -> Progress:
+        nonlocal first
+        if event.phase != SEARCH_PHASE:
+            if event.elapsed >= FIRST_LOOK:
+                raise RunStopped  # a problem slow to prepare is big
+            return event
+        first = first or event
+        if event.elapsed - first.elapsed >= FIRST_LOOK:
+            pace = (event.elapsed - first.elapsed) / max(event.explored - first.explored, 1)
+            left = event.explored * (1 / event.fraction - 1) * pace if event.fraction else None
+            if left is None or left > ALONE_SECONDS:
+                raise RunStopped
+        return event
+
+    try:
+        result: ExactCoverResult = yield from relay(
+            solve(problem, count_only=not listing), keep, check
+        )
+    except RunStopped:
+        return None
+    return SplitOutcome(result.count, found, result.nodes, 1, 0, result.seconds)

@@ -1,10 +1,12 @@
 """The whole state of an exact-cover search in arrays: built from a problem, saved, resumed.
 
-A search lives in the arrays of one of two engines (see `slidelab.exactcover.kernels`):
+A search lives in the arrays of one of three engines (see `slidelab.exactcover.kernels`):
 
 - "links": Knuth's dancing links, Algorithm M (any bounds, colours);
 - "bits": the same search tree as Algorithm C on bitsets, for problems whose
-  primary items are all covered exactly once and small enough for it to pay.
+  primary items are all covered exactly once and small enough for it to pay;
+- "cells": the same tree again on sparse sets (Knuth's dancing cells), for problems whose
+  primary items are all covered exactly once.
 
 Between kernel chunks the arrays are consistent, so writing them to a file
 (numpy's npz, replaced atomically) and reading them back later continues the
@@ -26,17 +28,17 @@ import numpy as np
 
 from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
-from slidelab.exactcover.kernels import BitsArrays, LinksArrays
+from slidelab.exactcover.kernels import BitsArrays, CellsArrays, LinksArrays
 from slidelab.exactcover.problem import Matrix, Problem
 from slidelab.fileio import FileAccessError, write_bytes_atomically
 from slidelab.memory import MemoryBudget
 from slidelab.runs import Pacer, Progress, drive
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Bumped whenever the meaning of the saved arrays changes."""
 
-LINKS, BITS = "links", "bits"
-ENGINES = (LINKS, BITS)
+LINKS, BITS, CELLS = "links", "bits", "cells"
+ENGINES = (LINKS, BITS, CELLS)
 
 BITS_MAX_SCAN = 64
 """The bits engine is chosen when (primary items) x (options / 64), the words its choice of
@@ -47,6 +49,13 @@ second, and fails for Sudoku and 70 or 100 queens, where dancing links run 1.3-4
 
 BITS_MAX_OPTIONS = 16384
 """... and there are at most this many options (its tables grow with their square)."""
+
+CELLS_MAX_LENGTH = 4.5
+"""Where bits are not chosen, the cells engine is when the options have at most this many
+items on average: measured, dancing cells run 1.6-2.7x the nodes a second of dancing links
+on 70 and 100 queens (4 items an option) and as many on Sudoku (4) and Langford pairs (3),
+but 0.7x on packings (the Soma cube, pentominoes and the Bedlam cube: 5-6 items), where
+each node hides many long options and a cell taken out costs more than a link."""
 
 PROGRESS_SECONDS = 0.05
 """Most time between two progress events while the links are built."""
@@ -61,12 +70,16 @@ LINK_ENTRY_BYTES = 4 * 4 + 6 * 8
 """Bytes per node while the dancing links are built: four int32 arrays, and the int64
 index arrays that sort the nodes into item lists."""
 
+CELLS_ENTRY_BYTES = 6 * 4 + 4 * 8
+"""Bytes per entry the cells engine holds: six int32 arrays (the trail one of them), and
+the int64 ones that sort the entries into their items' sets."""
+
 
 class StateError(SlidelabError):
     """A saved search that cannot be resumed (another problem, another version, a damaged file)."""
 
 
-Arrays = LinksArrays | BitsArrays
+Arrays = LinksArrays | BitsArrays | CellsArrays
 
 
 @dataclass(eq=False)
@@ -119,8 +132,8 @@ class SearchState:
         engine = engine or choose_engine(problem)
         if engine not in ENGINES:
             raise SlidelabError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
-        if engine == BITS and problem.has_multiplicities:
-            raise SlidelabError("the bits engine covers every primary item exactly once")
+        if engine != LINKS and problem.has_multiplicities:
+            raise SlidelabError(f"the {engine} engine covers every primary item exactly once")
         (MemoryBudget.of(None) if budget is None else budget).check(
             arrays_bytes(matrix, engine), f"the {engine} engine's arrays"
         )
@@ -128,6 +141,8 @@ class SearchState:
             alive = np.ones(matrix.n_options, np.bool_)
         if engine == BITS:
             arrays: Arrays = _bits(matrix, alive, random_seed)
+        elif engine == CELLS:
+            arrays = _cells(matrix, alive, random_seed)
         else:
             arrays = yield from _links(matrix, alive, random_seed)
         return cls(
@@ -189,20 +204,28 @@ def arrays_bytes(matrix: Matrix, engine: str) -> int:
         chunk = min(entries, -(-entries * CONFLICT_CHUNK // max(options, 1)))
         rows = 3 * (items + 1) * (options + 8 * words)
         return rows + (options + chunk) * 8 * words + 48 * entries
+    if engine == CELLS:
+        return CELLS_ENTRY_BYTES * entries
     return LINK_ENTRY_BYTES * (entries + options + items)
 
 
 def choose_engine(problem: Problem) -> str:
     """The faster engine for `problem`: bits for exactly-once problems whose item lists are
-    long for their number of bitset words (see `BITS_MAX_SCAN`), else links."""
-    n_options = len(problem.options)
-    if problem.has_multiplicities or n_options > BITS_MAX_OPTIONS:
+    long for their number of bitset words (see `BITS_MAX_SCAN`); for other exactly-once
+    problems cells when their options are short (see `CELLS_MAX_LENGTH`); else links."""
+    if problem.has_multiplicities:
         return LINKS
+    n_options = len(problem.options)
     primary = set(problem.primary)
     entries = sum(item in primary for option in problem.options for item, _ in option)
     words = -(-n_options // 64)
-    scan = len(problem.primary) ** 2 * words
-    return BITS if scan <= BITS_MAX_SCAN * entries else LINKS
+    if (
+        n_options <= BITS_MAX_OPTIONS
+        and len(problem.primary) ** 2 * words <= BITS_MAX_SCAN * entries
+    ):
+        return BITS
+    length = sum(len(option) for option in problem.options)
+    return CELLS if length <= CELLS_MAX_LENGTH * n_options else LINKS
 
 
 def links_for_pruning(matrix: Matrix) -> Generator[Progress, None, LinksArrays]:
@@ -335,6 +358,49 @@ def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArr
     )
 
 
+def _cells(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> CellsArrays:
+    """Sparse sets for `matrix`: each item's entries in input order (shuffled if seeded),
+    those of the `alive` options first."""
+    n, n1, n_options = matrix.n_items, matrix.n_primary, matrix.n_options
+    starts = matrix.option_starts
+    items = matrix.option_items
+    entries = len(items)
+    rng = np.random.default_rng(random_seed)
+    option_of = np.repeat(np.arange(n_options, dtype=np.int32), np.diff(starts))
+    live = alive[option_of]
+    key = np.arange(entries) if random_seed is None else rng.permutation(entries)
+    cell = np.lexsort((key, ~live, items)).astype(np.int32)
+    loc = np.empty(entries, np.int32)
+    loc[cell] = np.arange(entries, dtype=np.int32)
+    base = np.zeros(n + 2, np.int32)
+    base[1:] = np.cumsum(np.bincount(items, minlength=n + 1))
+    size = np.bincount(items[live], minlength=n + 1).astype(np.int32)
+    levels = n1 + 1
+    regs = np.zeros(kernels.CELLS_REGS, np.int64)
+    regs[kernels.ACTIVE_P] = n1
+    regs[kernels.ACTIVE_S] = n - n1
+    return CellsArrays(
+        cell=cell,
+        loc=loc,
+        base=base,
+        size=size,
+        entry_item=items.astype(np.int32),
+        entry_colour=matrix.option_colours.astype(np.int32),
+        entry_option=option_of,
+        option_start=starts.astype(np.int64),
+        active=np.arange(1, n + 1, dtype=np.int32),
+        where=np.arange(-1, n, dtype=np.int32),
+        trail=np.zeros(entries, np.int32),
+        frame=np.zeros((levels, 6), np.int64),
+        x=np.zeros(levels, np.int64),
+        item=np.zeros(levels, np.int64),
+        degree=np.zeros(levels, np.int64),
+        tried=np.zeros(levels, np.int64),
+        regs=regs,
+        rng=_seed_words(rng),
+    )
+
+
 def _conflicts(
     matrix: Matrix, item_opts: np.ndarray, entry_option: np.ndarray, rank: np.ndarray
 ) -> np.ndarray:
@@ -409,6 +475,8 @@ def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
                 )
             if meta[2] == BITS:
                 arrays: Arrays = BitsArrays(*(saved[name] for name in BitsArrays._fields))
+            elif meta[2] == CELLS:
+                arrays = CellsArrays(*(saved[name] for name in CellsArrays._fields))
             else:
                 arrays = LinksArrays(*(saved[name] for name in LinksArrays._fields))
             alive = saved["alive"]

@@ -106,3 +106,21 @@ def test_save_and_resume(capsys, tmp_path, queens8):
     other.write_text(DLX1_EXAMPLE)
     assert main(["dlx", str(other), "--resume", state]) == 2
     assert "belongs to another problem" in capsys.readouterr().err
+
+
+def test_one_job_searches_the_whole_problem_in_this_process(capsys, queens8):
+    assert main(["dlx", queens8, "--count", "--json", "--jobs", "1", "--engine", "cells"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["solutions"], summary["engine"]) == (92, "cells")
+    assert "subproblems" not in summary
+
+
+def test_a_small_count_on_two_jobs_runs_alone(capsys, queens8):
+    assert main(["dlx", queens8, "--count", "--json", "--jobs", "2"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["solutions"], summary["subproblems"], summary["where"]) == (
+        92,
+        1,
+        "this process",
+    )
+    assert main(["dlx", queens8, "--count", "--jobs", "2", "--limit", "3"]) == 2

@@ -1,4 +1,4 @@
-"""Both engines agree with the slow reference on every solution of small random problems.
+"""Every engine agrees with the slow reference on every solution of small random problems.
 
 Random problems have secondary items, colours and (for the links engine) bounds;
 every search runs in tiny chunks, so that it also stops and resumes at many
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.reference import reference_solutions
 from slidelab.exactcover.search import SolutionsFound, solve
-from slidelab.exactcover.state import BITS, LINKS
+from slidelab.exactcover.state import BITS, CELLS, LINKS
 
 RANDOM_PROBLEMS = settings(
     max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -69,7 +69,7 @@ def agree(problem: Problem, engine: str, chunk: int, seed: int | None, preproces
 @RANDOM_PROBLEMS
 @given(
     problems(multiplicities=False),
-    st.sampled_from([BITS, LINKS]),
+    st.sampled_from([BITS, CELLS, LINKS]),
     st.integers(1, 6),
     st.sampled_from([None, 3]),
     st.booleans(),

@@ -1,4 +1,4 @@
-"""Golden counts, the two engines against each other, limits, random order and progress."""
+"""Golden counts, the three engines against each other, limits, random order and progress."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from slidelab.exactcover.search import (
     find_solutions,
     solve,
 )
-from slidelab.exactcover.state import BITS, LINKS, SearchState, choose_engine
+from slidelab.exactcover.state import BITS, CELLS, LINKS, SearchState, choose_engine
 from slidelab.memory import MemoryBudget, MemoryBudgetError
 from slidelab.runs import Progress, drive
 from tests.exactcover.problems import PENTOMINO_BOXES, QUEENS, SOMA, pentominoes, queens, soma
@@ -80,12 +80,13 @@ def test_soma_cube():
     assert count_solutions(soma()) == SOMA
 
 
-def test_engines_walk_the_same_tree_in_the_same_order():
+@pytest.mark.parametrize("engine", [BITS, CELLS])
+def test_engines_walk_the_same_tree_in_the_same_order(engine):
     for problem in (queens(8), pentominoes(3, 20), parse_problem(DLX2_EXAMPLE)):
-        bits = events(solve(problem, engine=BITS, preprocess=False))
+        other = events(solve(problem, engine=engine, preprocess=False, max_chunk_nodes=50))
         links = events(solve(problem, engine=LINKS, preprocess=False))
-        assert bits[0] == links[0]
-        assert bits[2].nodes == links[2].nodes
+        assert other[0] == links[0]
+        assert other[2].nodes == links[2].nodes
 
 
 def test_engines_agree_on_more_than_64_words_of_options():
@@ -94,9 +95,10 @@ def test_engines_agree_on_more_than_64_words_of_options():
     problem = Problem.of_sets(items, [s for size in range(1, 5) for s in combinations(items, size)])
     bits = events(solve(problem, engine=BITS, limit=300, max_chunk_nodes=7))
     links = events(solve(problem, engine=LINKS, limit=300, preprocess=False))
+    cells = events(solve(problem, engine=CELLS, limit=300, max_chunk_nodes=7))
     assert len(bits[0]) == 300
-    assert bits[0] == links[0]
-    assert bits[2].nodes == links[2].nodes
+    assert bits[0] == links[0] == cells[0]
+    assert bits[2].nodes == links[2].nodes == cells[2].nodes
 
 
 def test_knuths_examples():
@@ -202,9 +204,12 @@ def test_preprocessing_by_default_with_links_only():
 def test_default_engine():
     assert choose_engine(pentominoes(6, 10)) == BITS
     assert choose_engine(parse_problem(DLX3_EXAMPLE)) == LINKS
-    assert choose_engine(queens(100)) == LINKS
-    # the rule's switch between bitsets and links for n queens (state.BITS_MAX_SCAN)
-    assert (choose_engine(queens(45)), choose_engine(queens(46))) == (BITS, LINKS)
+    assert choose_engine(queens(100)) == CELLS
+    # the rule's switch between bitsets and cells for n queens (state.BITS_MAX_SCAN)
+    assert (choose_engine(queens(45)), choose_engine(queens(46))) == (BITS, CELLS)
+    # long options beyond the bits engine's reach go to links (state.CELLS_MAX_LENGTH)
+    ring = Problem.of_sets(range(200), [[(k + d) % 200 for d in range(6)] for k in range(100)])
+    assert choose_engine(ring) == LINKS
 
 
 def test_progress_events_are_progress():

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from slidelab.exactcover import split
 from slidelab.exactcover.reference import reference_solutions
 from slidelab.exactcover.split import ExactCoverJob, restrict, search_split
 from slidelab.parallel import run
@@ -66,6 +67,8 @@ def test_queens_and_soma_counts_survive_splitting(tiny_budgets):
 
 
 def test_two_processes_give_the_same_solutions(monkeypatch):
+    monkeypatch.setattr(split, "FIRST_LOOK", 0)
+    monkeypatch.setattr(split, "ALONE_SECONDS", -1)  # split even the smallest search
     monkeypatch.setattr(run, "ROOT_NODES", 50)
     monkeypatch.setattr(run, "PROBE_NODES", 20)
     problem = queens(7)
@@ -73,3 +76,19 @@ def test_two_processes_give_the_same_solutions(monkeypatch):
     there = drive(search_split(problem, listing=True, jobs=2))
     assert there.count == here.count == 40
     assert there.solutions == here.solutions  # merged by subproblem key: the same order
+    assert there.subproblems == here.subproblems > 1
+
+
+def test_a_small_search_on_two_processes_runs_here_alone():
+    """Soma's 245,000 nodes take a twentieth of a second: splitting them costs more."""
+    outcome = drive(search_split(soma(), jobs=2))
+    assert (outcome.count, outcome.subproblems) == (SOMA, 1)
+    listed = drive(search_split(queens(6), listing=True, jobs=2))
+    assert listed.solutions == drive(search_split(queens(6), listing=True)).solutions
+
+
+def test_a_root_found_big_alone_is_split_without_a_second_probe():
+    job = ExactCoverJob(queens(6), listing=False, big_root=True)
+    assert drive(job.explore(job.root(), run.ROOT_NODES, run.ROOT_GROWTH)) is None
+    whole = drive(job.explore(job.root(), None))
+    assert whole is not None and whole.count == 4

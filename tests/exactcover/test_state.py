@@ -8,7 +8,7 @@ import pytest
 
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import SolutionsFound, solve
-from slidelab.exactcover.state import BITS, LINKS, StateError, load_state
+from slidelab.exactcover.state import BITS, CELLS, LINKS, StateError, load_state
 from slidelab.fileio import FileAccessError
 from slidelab.runs import drive
 from tests.exactcover.problems import pentominoes, queens
@@ -47,6 +47,8 @@ def finish(search):
         (queens(8), BITS, None),
         (queens(8), LINKS, 5),
         (pentominoes(3, 20), BITS, 2),
+        (queens(8), CELLS, None),
+        (pentominoes(3, 20), CELLS, 4),
         (MULTIPLICITIES, LINKS, None),
     ],
 )
