@@ -13,7 +13,7 @@ from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
 from slidelab.fileio import read_text
-from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
+from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits
 from slidelab.progress import drive_in_terminal
 from slidelab.validation import check_block_range
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     check_block_range(args.min_blocks, args.max_blocks)
     box = Box(tuple(args.dims))
     split = None
-    if _split(args):
+    if splits(args, listing=args.list):
         split = drive_in_terminal(
             solve_split(
                 box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks,
@@ -85,15 +85,6 @@ def run(args: argparse.Namespace) -> int:
             print()
     print(_summary(result))
     return EXIT_OK
-
-
-def _split(args: argparse.Namespace) -> bool:
-    """Whether to search in subproblems: on a cluster, with a journal, on more than one
-    process, and for a count on more than one core.  On one process the whole search runs at
-    once: its subproblems one after another would only add the probing that splits them."""
-    if args.scheduler is not None or args.journal is not None:
-        return True
-    return jobs_of(args) > 1 and (wants_split(args) or not args.list)
 
 
 def _as_json(result: AntislideResult) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from slidelab.dissection.text import Layout, batch_bytes, colour_rows
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
 from slidelab.fileio import read_input, read_text
-from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
+from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits, wants_split
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
 
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     search: Search
     if args.min_pieces:
         search = smallest(dissection, listing=searching, most=args.pieces)
-    elif _split(args, listing):
+    elif splits(args, listing):
         search = _in_subproblems(dissection, searching, args)
     else:
         search = solve(dissection, listing=listing)
@@ -127,15 +127,6 @@ def run(args: argparse.Namespace) -> int:
             )
         print(line)
     return EXIT_FOUND if result.count else EXIT_NONE
-
-
-def _split(args: argparse.Namespace, listing: bool) -> bool:
-    """Whether to search in subproblems: on a cluster, with a journal, on more than one
-    process, and for a count on more than one core.  On one process the whole search runs at
-    once: its subproblems one after another would only add the probing that splits it."""
-    if args.scheduler is not None or args.journal is not None:
-        return True
-    return jobs_of(args) > 1 and (args.jobs is not None or not listing)
 
 
 def _dissection(args: argparse.Namespace) -> Dissection:

@@ -15,7 +15,7 @@ from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
 from slidelab.family import SubParsers
 from slidelab.fileio import read_input
-from slidelab.parallel.options import add_parallel_arguments, jobs_of
+from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits
 from slidelab.progress import drive_in_terminal
 from slidelab.validation import check_seconds
 
@@ -79,12 +79,12 @@ def run(args: argparse.Namespace) -> int:
         )
         if value is not None
     ]  # fmt: skip
-    if _asks_split(args) and sequential_only:
+    if splits(args, listing=True) and sequential_only:
         raise SlidelabError(
             f"{sequential_only[0]} needs one sequential search; it cannot be combined with "
             "--jobs, --scheduler or --journal"
         )
-    if _asks_split(args) or (args.count and not sequential_only and jobs_of(args) > 1):
+    if splits(args, listing=not args.count or bool(sequential_only)):
         return _run_split(args, problem, source)
     state = load_state(args.resume, problem) if args.resume else None
     search = solve(
@@ -116,17 +116,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print(_summary(result), file=sys.stderr)
     return EXIT_NONE if result.complete and result.count == 0 else EXIT_FOUND
-
-
-def _asks_split(args: argparse.Namespace) -> bool:
-    """Whether the options ask for subproblems: on a cluster, with a journal, or on more than
-    one process.  On one process the whole search runs at once: its subproblems one after
-    another would only add the probing and the building of each."""
-    return (
-        args.scheduler is not None
-        or args.journal is not None
-        or (args.jobs is not None and jobs_of(args) > 1)
-    )
 
 
 def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:

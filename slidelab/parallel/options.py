@@ -47,3 +47,13 @@ def jobs_of(args: argparse.Namespace) -> int:
 def wants_split(args: argparse.Namespace) -> bool:
     """Whether one of the options asked for a search in subproblems."""
     return args.jobs is not None or args.scheduler is not None or args.journal is not None
+
+
+def splits(args: argparse.Namespace, listing: bool) -> bool:
+    """Whether to search in subproblems: always on a cluster or with a journal; on local
+    processes when there are more than one, for a listing only if --jobs asks for them.  On
+    one process the whole search runs at once: its subproblems one after another would only
+    add the probing that splits it."""
+    if args.scheduler is not None or args.journal is not None:
+        return True
+    return jobs_of(args) > 1 and (args.jobs is not None or not listing)
