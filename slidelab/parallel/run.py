@@ -267,10 +267,12 @@ def _drain(
     outcome: Outcome,
     progress: Callable[[], Progress],
     in_flight: int | None = None,
+    finished: threading.Event | None = None,
 ) -> Generator[Progress, None, None]:
     """Submit `tasks` (at most `in_flight` at a time, if given), then poll the handles
-    `submit` returns until every task has an outcome.  Follow-up tasks (the children of a
-    branch found big) and lost tasks go before the tasks not yet submitted: they are the
+    `submit` returns until every task has an outcome, every `POLL_SECONDS` or as soon as
+    `finished` is set (by the workers, when a task ends).  Follow-up tasks (the children of
+    a branch found big) and lost tasks go before the tasks not yet submitted: they are the
     biggest work known, and left last they would keep one worker busy while others idle."""
     pending = deque(tasks)
     waiting: dict[Any, _Task] = {}
@@ -282,7 +284,11 @@ def _drain(
 
     top_up()
     while waiting:
-        time.sleep(POLL_SECONDS)
+        if finished is None:
+            time.sleep(POLL_SECONDS)
+        else:
+            finished.wait(POLL_SECONDS)
+            finished.clear()
         for handle in [h for h in waiting if ready(h)]:
             task = waiting.pop(handle)
             result = value(handle)
@@ -328,12 +334,18 @@ def _on_processes(
     """Explore tasks on `jobs` fresh processes."""
     context = multiprocessing.get_context(_start_method())
     pool = context.Pool(jobs, initializer=_install, initargs=(job,))
+    finished = threading.Event()
+
+    def submit(task: _Task) -> Any:
+        return pool.apply_async(
+            _explore_installed, (task,),
+            callback=lambda _: finished.set(), error_callback=lambda _: finished.set(),
+        )  # fmt: skip
+
     try:
         yield from _drain(
-            lambda task: pool.apply_async(_explore_installed, (task,)),
-            lambda handle: handle.ready(),
-            lambda handle: handle.get(),
-            tasks, outcome, progress, in_flight=2 * jobs,
+            submit, lambda handle: handle.ready(), lambda handle: handle.get(),
+            tasks, outcome, progress, in_flight=2 * jobs, finished=finished,
         )  # fmt: skip
         pool.close()
     finally:
