@@ -275,14 +275,12 @@ def first_match(states, lo, hi, keys):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fits(
-    occ, edge_lo, edge_hi, edges, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, to
-):
+def _fits(board, occ, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, to):
     """Whether the pieces lo..hi of a moving set (vertices `mask`; anchored at padded cells
-    set_at[lo:hi], kinds' edge lists from set_edges[lo:hi]), shifted by `disp` where they fit,
-    can take a unit step in direction d to displacement `to`: every cell one of them enters
-    is empty or held by one of them in `occ` (the other cells they cover next are theirs
-    already).
+    set_at[lo:hi], their kinds' edge lists in `board` from set_edges[lo:hi]), shifted by
+    `disp` where they fit, can take a unit step in direction d to displacement `to`: every
+    cell one of them enters is empty or held by one of them in `occ` (the other cells they
+    cover next are theirs already).
 
     On a padded board of at most 64 cells the check is one test on bitboards instead:
     `bits` holds the set's cells where it stands and `blockers` every other cell of a
@@ -294,8 +292,8 @@ def _fits(
     for m in range(lo, hi):
         at = set_at[m] + disp
         i = set_edges[m] + d
-        for e in range(edge_lo[i], edge_hi[i]):
-            held = occ[at + edges[e]]
+        for e in range(board.edge_lo[i], board.edge_hi[i]):
+            held = occ[at + board.edges[e]]
             if held != 0 and (held < 0 or not (mask >> np.uint64(held)) & _ONE):
                 return False
     return True
@@ -654,9 +652,6 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     xor_word = board.xor_word
     xor_bits = board.xor_bits
     sorted_kind = board.sorted_kind
-    edge_lo = board.edge_lo
-    edge_hi = board.edge_hi
-    edges = board.edges
     n_pieces = kind_of.size
     n_vertices = n_pieces + 1
     width = board.width
@@ -789,10 +784,8 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     for d in range(4):
                         nd = disp + dirs[d]
                         if seen[ref + nd] == stamp or not _fits(
+                            board,
                             occ,
-                            edge_lo,
-                            edge_hi,
-                            edges,
                             set_at,
                             set_edges,
                             first_piece,
@@ -814,10 +807,8 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                 d = set_dir[s]
                 disp = 0
                 while (superpieces and disp == 0) or _fits(
+                    board,
                     occ,
-                    edge_lo,
-                    edge_hi,
-                    edges,
                     set_at,
                     set_edges,
                     first_piece,
