@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import numpy as np
 import pytest
 
 from slidelab.exactcover.problem import Problem
@@ -114,3 +115,22 @@ def test_damaged_or_missing_files_are_reported(tmp_path):
         load_state(damaged, queens(6))
     with pytest.raises(FileAccessError, match="no such file"):
         load_state(tmp_path / "missing.npz", queens(6))
+
+
+@pytest.mark.parametrize("version", ["2", "4"])
+def test_a_search_saved_by_another_format_version_is_refused(tmp_path, version):
+    """A save from before the cells engine (format 2) or from a newer slidelab."""
+    path = tmp_path / "run.npz"
+    drive(solve(queens(6), checkpoint=path))
+    with np.load(path, allow_pickle=False) as saved:
+        arrays = {name: saved[name] for name in saved.files}
+    arrays["meta"] = np.array([version, *[str(v) for v in arrays["meta"][1:]]])
+    other = tmp_path / "other.npz"
+    np.savez(other, **arrays)
+    assert load_state(path, queens(6)).fingerprint
+    with pytest.raises(StateError) as refused:
+        load_state(other, queens(6))
+    assert (
+        str(refused.value)
+        == f"{other}: saved by another version of slidelab; start the search anew"
+    )
