@@ -271,7 +271,8 @@ def _drain(
 ) -> Generator[Progress, None, None]:
     """Submit `tasks` (at most `in_flight` at a time, if given), then poll the handles
     `submit` returns until every task has an outcome, every `POLL_SECONDS` or as soon as
-    `finished` is set (by the workers, when a task ends).  Follow-up tasks (the children of
+    `finished` is set (by the workers, when a task ends; a pool calls back just before its
+    handle turns ready, so now and then the next poll finds it).  Follow-up tasks (the children of
     a branch found big) and lost tasks go before the tasks not yet submitted: they are the
     biggest work known, and left last they would keep one worker busy while others idle."""
     pending = deque(tasks)

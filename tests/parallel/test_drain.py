@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from time import perf_counter
+from types import SimpleNamespace
 
+from slidelab.exactcover.split import search_split
 from slidelab.parallel import run
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, drive
+from tests.exactcover.problems import queens
 
 
 @dataclass(frozen=True)
@@ -63,3 +67,17 @@ def test_without_a_limit_every_task_is_handed_out_at_once(monkeypatch):
     )
     drive(drain)
     assert started == [(0,), (1,), (2,)]
+
+
+def test_local_processes_hand_out_work_when_a_worker_finishes_not_on_a_clock(monkeypatch, tmp_path):
+    """The driver of local processes waits on the workers' event, never sleeps a poll."""
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError(f"slept {seconds} s between polls")
+
+    monkeypatch.setattr(run, "time", SimpleNamespace(sleep=no_sleep, perf_counter=perf_counter))
+    monkeypatch.setattr(run, "ROOT_NODES", 20)
+    monkeypatch.setattr(run, "PROBE_NODES", 10)
+    journal = str(tmp_path / "queens.journal")  # split even so small a search
+    outcome = drive(search_split(queens(8), listing=False, jobs=2, journal=journal))
+    assert outcome.count == 92 and outcome.subproblems > 8
