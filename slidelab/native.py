@@ -36,8 +36,8 @@ import numpy as np
 FORMAT = 1
 """Version of the table's layout and of `argument_key`; part of the digest."""
 
-SHARED_SOURCES = ("kernels.py", "intrinsics.py")
-"""Modules of slidelab (besides the kernels module) whose text is compiled into a kernel."""
+SHARED_SOURCES = ("kernels.py", "intrinsics.py", "native_build.py")
+"""Modules of slidelab (besides the kernels module) whose text shapes the compiled code."""
 
 Key = tuple[Any, ...]
 """A hashable description of one argument's numba type."""

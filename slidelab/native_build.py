@@ -15,6 +15,8 @@ import json
 import os
 import tempfile
 import warnings
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,61 @@ def public_kernels(module: object) -> dict[str, Kernel]:
     }
 
 
+FLAG_OF_OPTION = {"nogil": "release_gil", "error_model": "error_model"}
+"""The `numba.njit` options of a kernel that shape its exported function, and the compiler
+flags pycc would otherwise leave at their defaults (holding the GIL, Python's error model)."""
+
+IGNORED_OPTIONS = {"cache", "inline"}
+"""Options with no meaning for an exported function."""
+
+
+def _flags_wanted(module_name: str, kernels: Iterable[Kernel]) -> dict[str, Any]:
+    """The compiler flags the options of `kernels` ask for, the same for all of them."""
+    wanted = set()
+    for marked in kernels:
+        unknown = set(marked.options) - set(FLAG_OF_OPTION) - IGNORED_OPTIONS
+        if unknown:
+            raise NativeBuildError(
+                f"cannot compile {module_name} ahead of time: option {sorted(unknown)[0]}"
+                f" of {marked.function.__name__} has no pycc flag here"
+            )
+        options = marked.options.items()
+        wanted.add(tuple(sorted((FLAG_OF_OPTION[o], v) for o, v in options if o in FLAG_OF_OPTION)))
+    if len(wanted) > 1:
+        raise NativeBuildError(
+            f"cannot compile {module_name} ahead of time: its public kernels differ in"
+            " nogil or error_model, and pycc compiles them all with the same flags"
+        )
+    return dict(wanted.pop()) if wanted else {}
+
+
+@contextmanager
+def _entry_flags(module_name: str, kernels: Iterable[Kernel]) -> Iterator[None]:
+    """Compile the exported functions with the flags their kernels' options ask for.
+
+    pycc compiles every export with one default `Flags()`, so an export would hold the GIL
+    (the GUI freezes during a search, threads run one at a time) and check divisions the
+    Python way; kernels called from the exports keep their own options.  The flags are set
+    by a subclass put in pycc's place while it compiles.
+    """
+    settings = _flags_wanted(module_name, kernels)
+    from numba.pycc import compiler as pycc_compiler
+
+    default = pycc_compiler.Flags
+
+    class EntryFlags(default):  # type: ignore[misc, valid-type]
+        def __init__(self, *arguments: Any, **keywords: Any) -> None:
+            super().__init__(*arguments, **keywords)
+            for name, value in settings.items():
+                setattr(self, name, value)
+
+    pycc_compiler.Flags = EntryFlags
+    try:
+        yield
+    finally:
+        pycc_compiler.Flags = default
+
+
 def _writable_folder() -> Path:
     for folder in folders():
         try:
@@ -118,7 +175,10 @@ def build(module_name: str) -> Path:
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
         compiler.output_dir = scratch
         try:
-            compiler.compile()
+            with _entry_flags(module_name, public_kernels(module).values()):
+                compiler.compile()
+        except NativeBuildError:
+            raise
         except Exception as error:  # setuptools and the C compiler fail in many ways
             raise NativeBuildError(
                 f"cannot compile {module_name} ahead of time: {error}"

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from slidelab import native
+from slidelab.kernels_warmup import native_modules
 from slidelab.native_build import NativeBuildError, build, type_key
 
 DATA = Path(__file__).parents[1] / "resources" / "puzzles"
@@ -164,6 +165,8 @@ def test_the_warm_up_builds_extensions_that_answer_like_numba_without_loading_it
     assert done.stderr == ""
     assert done.stdout.endswith("building native solvers: 4/4 …\n")
     assert len(list(tmp_path.glob("*.json"))) == 4
+    for module in native_modules():  # the kernels are nogil: so are their exports
+        assert b"PyEval_SaveThread" in native.extension_path(tmp_path, module).read_bytes()
     for family, arguments in COMMANDS.items():
         status, out, numba_loaded = _run(arguments, **env)
         assert (status, numba_loaded) == (0, False), family
