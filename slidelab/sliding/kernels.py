@@ -26,7 +26,8 @@ obstacle, 0 is empty and k > 0 is piece k - 1.
 driver can report progress, grow the arrays, or stop between calls.  Told to
 `sift`, it only reads the table and collects the successors the table lacks, so
 several threads can expand disjoint ranges of parents at once (the kernels
-release the GIL); `insert_all` then inserts what they collected, in order.
+release the GIL); `claim` and `place` then insert what they collected, in order, again on
+several threads, each owning stripes of the table (or `insert_all` on one thread).
 """
 
 from __future__ import annotations
@@ -104,10 +105,13 @@ be held now, most table entries before a rebuild, first index the table must fin
 
 
 class Sifted(NamedTuple):
-    """A thread's successors that the table lacked, with the index of their parents."""
+    """Successors that the table lacked, with the index of their parents (one region of rows
+    per thread), and where `claim` put each in the table."""
 
     keys: np.ndarray
     parents: np.ndarray
+    slots: np.ndarray
+    """int64: the table slot `claim` took for the row, or -1 when an earlier row holds it."""
 
 
 class GoalTest(NamedTuple):
@@ -137,6 +141,15 @@ STEP, RAY, FLOOD = 0, 1, 2
 
 DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))
 """The unit steps (drow, dcol) numbered 0-3: right, left, down, up."""
+
+STRIPE_BITS = 3
+STRIPE_MIN = 1 << 9
+"""A table of at least `STRIPE_MIN << STRIPE_BITS` slots is cut into `1 << STRIPE_BITS` stripes of
+equal size, and a probe that runs off the end of a stripe goes on at its start: threads that
+own different stripes can then insert at once (`claim`).  Smaller tables are one stripe."""
+
+CLAIMED = 1 << 31
+"""Set in a table entry that holds row + 1 of a `Sifted` being merged, not state index + 1."""
 
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -223,17 +236,30 @@ def _same(states, index, keys, row):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _stripe_bits(size):
+    """log2 of the slots in a stripe of a table of `size` slots (see `STRIPE_BITS`)."""
+    bits = _lowest_bit(np.uint64(size))
+    return bits - STRIPE_BITS if size >= STRIPE_MIN << STRIPE_BITS else bits
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_slot(slot, stripe_mask):
+    """The slot probed after `slot`: the next one in its stripe, cyclically."""
+    return (slot & ~stripe_mask) | ((slot + 1) & stripe_mask)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _probe(table, states, keys, row, slot):
     """Probe the table for keys[row] from `slot`: (its slot, True), or (the empty slot,
     False)."""
-    mask = table.size - 1
+    stripe_mask = (np.int64(1) << _stripe_bits(table.size)) - 1
     while True:
         entry = table[slot]
         if entry == 0:
             return slot, False
         if _same(states, np.int64(entry) - 1, keys, row):
             return slot, True
-        slot = (slot + 1) & mask
+        slot = _next_slot(slot, stripe_mask)
 
 
 @njit(cache=True, nogil=True)
@@ -243,11 +269,12 @@ def rebuild(space):
     states = space.states
     table[:] = 0
     mask = table.size - 1
+    stripe_mask = (np.int64(1) << _stripe_bits(table.size)) - 1
     counts = space.counts
     for index in range(counts[FLOOR], counts[N]):
         slot = np.int64(_hash(states, index) & np.uint64(mask))
         while table[slot] != 0:
-            slot = (slot + 1) & mask
+            slot = _next_slot(slot, stripe_mask)
         table[slot] = np.uint32(index + 1)
     counts[FILL] = counts[N] - counts[FLOOR]
 
@@ -566,6 +593,88 @@ def insert_all(space, keys):
         if failed >= 0:
             return lo + failed
     return -1
+
+
+@njit(cache=True, nogil=True)
+def claim(space, sifted, firsts, ends, fresh, part, parts, taken):
+    """Take a table slot for each row of `sifted` in the regions firsts[r]..ends[r], in order,
+    whose home slot lies in a stripe of this part (stripe number % parts == part), or note
+    -1 when an earlier row or a state from index `fresh` on holds its code; taken[part, r]
+    counts the slots taken in region r.
+
+    Sifting saw that no state before `fresh` holds a row, so a probe compares only with the
+    entries claimed here (`CLAIMED` | row) and the states from `fresh` on.  Parts own
+    disjoint stripes, so they can run at once on different threads; `place` then turns
+    the claims into states.
+    """
+    table = space.table
+    states = space.states
+    keys = sifted.keys
+    slots = sifted.slots
+    mask = table.size - 1
+    bits = _stripe_bits(table.size)
+    stripe_mask = (np.int64(1) << bits) - 1
+    rows = np.empty(PENDING, np.int64)
+    homes = np.empty(PENDING + 1, np.int64)
+    for r in range(firsts.size):
+        count_taken = 0
+        row = firsts[r]
+        while row < ends[r]:
+            # a batch of this part's rows whose home slots are loaded together (see _touch)
+            count = 0
+            touched = np.uint32(0)
+            while row < ends[r] and count < PENDING:
+                slot = np.int64(_hash(keys, row) & np.uint64(mask))
+                if (slot >> bits) % parts == part:
+                    rows[count] = row
+                    homes[count] = slot
+                    touched |= table[slot]
+                    count += 1
+                row += 1
+            homes[count] = np.int64(touched & 1)
+            for i in range(count):
+                mine = rows[i]
+                slot = homes[i]
+                while True:
+                    entry = np.int64(table[slot])
+                    if entry == 0:
+                        table[slot] = np.uint32(CLAIMED | mine)
+                        slots[mine] = slot
+                        count_taken += 1
+                        break
+                    if entry & CLAIMED:
+                        if _same(keys, entry & (CLAIMED - 1), keys, mine):
+                            slots[mine] = -1
+                            break
+                    elif entry > fresh and _same(states, entry - 1, keys, mine):
+                        slots[mine] = -1
+                        break
+                    slot = _next_slot(slot, stripe_mask)
+        taken[part, r] = count_taken
+
+
+@njit(cache=True, nogil=True)
+def place(space, sifted, first, end, index, limit):
+    """Append the rows first..end of `sifted` that `claim` took slots for, at most `limit`
+    of them, to the states from `index` on, in order, and point their slots at them.
+    Returns (next index, the first claimed row left, or `end`).  Regions placed at once on
+    different threads each start where the one before ends."""
+    states = space.states
+    table = space.table
+    keys = sifted.keys
+    slots = sifted.slots
+    last = index + limit
+    for row in range(first, end):
+        slot = slots[row]
+        if slot < 0:
+            continue
+        if index == last:
+            return index, row
+        for w in range(keys.shape[1]):
+            states[index, w] = keys[row, w]
+        table[slot] = np.uint32(index + 1)
+        index += 1
+    return index, end
 
 
 @njit(cache=True, nogil=True)

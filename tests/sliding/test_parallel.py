@@ -113,6 +113,47 @@ def test_three_threads_and_keys_of_several_words_under_a_state_limit(style: Move
     assert assert_same_on_threads(puzzle, style, 3, big_buffers, max_states=30_000) > 0
 
 
+def states_in_order(puzzle: Puzzle, style: MoveStyle, jobs: int) -> bytes:
+    """Every configuration an analysis meets, in the order it met them."""
+    outcome = drive(search._bfs(puzzle, style, search.Limits.of(None, None), False, jobs))
+    return outcome.space.states[: outcome.space.n].tobytes()
+
+
+@contextmanager
+def counting_calls(*names: str) -> Iterator[dict[str, int]]:
+    """Count the calls of these `_Expander` methods while searching."""
+    calls = dict.fromkeys(names, 0)
+    with pytest.MonkeyPatch.context() as patch:
+        for name in names:
+            method = getattr(search._Expander, name)
+
+            def counted(
+                self: search._Expander, *args: object, _name=name, _method=method
+            ) -> object:
+                calls[_name] += 1
+                return _method(self, *args)
+
+            patch.setattr(search._Expander, name, counted)
+        yield calls
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+@pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.SUPER_SLIDE])
+def test_merges_on_threads_grow_the_tables_between_placements(style: MoveStyle, jobs: int) -> None:
+    """The eight puzzle's space (181,440 configurations) outgrows the states and the table
+    many times: chunks merged on the threads stop to grow them and go on, or claim again
+    after a rebuild, and give the same configurations in the same order."""
+    eight = parse_puzzle(single_blank(3, 3))
+    big_buffers = Splitting(rows=1 << 15, seconds=1e-12, parents=1)
+    alone = states_in_order(eight, style, 1)
+    with counting_calls("_merge", "_place_some", "_give_back", "_insert_in_order") as calls:
+        assert assert_same_on_threads(eight, style, jobs, big_buffers) > 0
+        assert states_in_order(eight, style, jobs) == alone
+    assert calls["_merge"] > 10 * calls["_insert_in_order"]
+    assert calls["_place_some"] > 0
+    assert calls["_give_back"] > 0
+
+
 @RANDOM_PUZZLES
 @given(puzzle=puzzles())
 def test_random_puzzles_give_the_same_results_on_two_threads(puzzle: Puzzle) -> None:
