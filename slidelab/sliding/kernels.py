@@ -112,6 +112,9 @@ class Sifted(NamedTuple):
     parents: np.ndarray
     slots: np.ndarray
     """int64: the table slot `claim` took for the row, or -1 when an earlier row holds it."""
+    seen: np.ndarray
+    """uint32 open-addressing set of row + 1 (at least twice the rows), so a code met twice
+    while sifting is kept once."""
 
 
 class GoalTest(NamedTuple):
@@ -561,15 +564,23 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
 
     Returns (n_out, index of the first that did not fit or -1).  When `sifted`
     fills up, the successors of that configuration's parent already appended are
-    taken back too, so it holds whole parents only.
+    taken back too, so it holds whole parents only (and sifting stops: `seen` then
+    names rows no longer there).
     """
     table = space.table
     states = space.states
     out = sifted.keys
     out_parent = sifted.parents
+    seen = sifted.seen
+    seen_mask = seen.size - 1
     _touch(table, states, pending, count, slots)
     for i in range(count):
         if _probe(table, states, pending, i, slots[i])[1]:
+            continue
+        slot = np.int64(_hash(pending, i) & np.uint64(seen_mask))
+        while seen[slot] != 0 and not _same(out, np.int64(seen[slot]) - 1, pending, i):
+            slot = (slot + 1) & seen_mask
+        if seen[slot] != 0:
             continue
         if n_out >= out.shape[0]:
             while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:
@@ -579,6 +590,7 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
             out[n_out, w] = pending[i, w]
         out_parent[n_out] = pending_parent[i]
         n_out += 1
+        seen[slot] = np.uint32(n_out)
     return n_out, -1
 
 
@@ -738,7 +750,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     configurations it already added are found again as old.
 
     With `sift`, the table is only read: the successors it lacks go to `sifted`
-    with their parents (`rows` counts them), whole parents at a time, for
+    with their parents (`rows` counts them), once each, whole parents at a time, for
     `insert_all` to insert later.  Calls on disjoint ranges can then run on
     several threads.
 
@@ -807,6 +819,8 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
+    if sift:
+        sifted.seen[:] = 0
     while parent < stop:
         _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, parent, anchors)
         for p in range(n_pieces):

@@ -232,22 +232,33 @@ class _Expander:
         self.pace = 0.0  # seconds of one thread's work per parent, on the last step
         self.no_out = self._buffers(0)
         # the threads' buffers take at most an eighth of the memory budget
-        rows = min(SIFT_ROWS, limits.memory.limit // (64 * jobs * (self.words + 2)))
+        rows = min(SIFT_ROWS, limits.memory.limit // (64 * jobs * self._row_bytes()))
         self.region_rows = rows if jobs > 1 else 0
-        self.out = self._buffers(self.region_rows * jobs)
+        self.out = self._buffers(self.region_rows, jobs)
         """One region of `region_rows` rows per thread."""
 
-    def _buffers(self, rows: int) -> kernels.Sifted:
+    def _row_bytes(self) -> int:
+        """Bytes of a row of the buffers, with its share of `Sifted.seen` at most."""
+        return 8 * self.words + 8 + 8 + 4 * 4
+
+    def _buffers(self, rows: int, regions: int = 1) -> kernels.Sifted:
+        """Buffers for `regions` regions of `rows` rows each."""
+        seen = 1 << (2 * rows - 1).bit_length()
         return kernels.Sifted(
-            np.empty((rows, self.words), np.uint64),
-            np.empty(rows, np.int64),
-            np.empty(rows, np.int64),
+            np.empty((regions * rows, self.words), np.uint64),
+            np.empty(regions * rows, np.int64),
+            np.empty(regions * rows, np.int64),
+            np.zeros(regions * seen, np.uint32),
         )
 
     def _region(self, index: int) -> kernels.Sifted:
         """The rows of `out` where thread `index` puts what it sifts."""
-        lo = index * self.region_rows
-        return kernels.Sifted(*(a[lo : lo + self.region_rows] for a in self.out))
+        keys, parents, slots, seen = self.out
+        lo, hi = index * self.region_rows, (index + 1) * self.region_rows
+        size = seen.size // self.jobs
+        return kernels.Sifted(
+            keys[lo:hi], parents[lo:hi], slots[lo:hi], seen[index * size : (index + 1) * size]
+        )
 
     def close(self) -> None:
         self.pool.shutdown()
@@ -439,7 +450,7 @@ class _Expander:
         grown = 2 * region.keys.shape[0]
         if parent < end and grown > self.region_rows and self._buffers_fit(grown, space):
             self.region_rows = grown
-            self.out = self._buffers(grown * self.jobs)
+            self.out = self._buffers(grown, self.jobs)
         while parent < end:
             parent, status = self._expand(space, parent, end, end - parent)
             if status == kernels.NEED_ROOM and not self.room(space):
@@ -449,7 +460,7 @@ class _Expander:
     def _buffers_fit(self, rows: int, space: _Space) -> bool:
         """Whether buffers of `rows` rows a thread, made while the old ones are held, fit the
         memory budget (smaller buffers only mean more work on this thread)."""
-        grown = self.jobs * rows * (self.words + 2) * 8
+        grown = self.jobs * rows * self._row_bytes()
         return space.bytes_used() + self.bytes_used() + grown <= self.limits.memory.limit
 
     def _sift(self, space: _Space, out: kernels.Sifted, lo: int, hi: int) -> tuple[int, int]:
@@ -473,7 +484,7 @@ class _Expander:
         return parent, rows
 
     def neighbours(self, key: np.ndarray) -> np.ndarray:
-        """Every configuration one move from `key` (repeats possible), as rows of codes."""
+        """Every configuration one move from `key`, as rows of codes."""
         counts = np.zeros(5, np.int64)
         alone = kernels.Space(key.reshape(1, -1), np.zeros(2, np.uint32), counts)
         rows = 64
