@@ -26,8 +26,7 @@ obstacle, 0 is empty and k > 0 is piece k - 1.
 driver can report progress, grow the arrays, or stop between calls.  Told to
 `sift`, it only reads the table and collects the successors the table lacks, so
 several threads can expand disjoint ranges of parents at once (the kernels
-release the GIL); `claim` and `place` then insert what they collected, in order, again on
-several threads, each owning stripes of the table (or `insert_all` on one thread).
+release the GIL); `insert_all` then inserts what they collected, in order.
 """
 
 from __future__ import annotations
@@ -96,25 +95,21 @@ class Space(NamedTuple):
     table: np.ndarray
     """uint32 open-addressing table of state index + 1; its size is a power of two."""
     counts: np.ndarray
-    """int64: see N, FILL, ROOM, MAX_FILL, FLOOR."""
+    """int64: see N, FILL, ROOM, MAX_FILL, FLOOR, KNOWN."""
 
 
-N, FILL, ROOM, MAX_FILL, FLOOR = 0, 1, 2, 3, 4
+N, FILL, ROOM, MAX_FILL, FLOOR, KNOWN = 0, 1, 2, 3, 4, 5
 """Slots of `Space.counts`: configurations held, table entries, most configurations that may
-be held now, most table entries before a rebuild, first index the table must find."""
+be held now, most table entries before a rebuild, first index the table must find, and the
+configurations sifting may compare with (those held when the chunk began: others may be
+being written by the inserting thread)."""
 
 
 class Sifted(NamedTuple):
-    """Successors that the table lacked, with the index of their parents (one region of rows
-    per thread), and where `claim` put each in the table."""
+    """A thread's successors that the table lacked, with the index of their parents."""
 
     keys: np.ndarray
     parents: np.ndarray
-    slots: np.ndarray
-    """int64: the table slot `claim` took for the row, or -1 when an earlier row holds it."""
-    seen: np.ndarray
-    """uint32 open-addressing set of row + 1 (at least twice the rows), so a code met twice
-    while sifting is kept once."""
 
 
 class GoalTest(NamedTuple):
@@ -144,15 +139,6 @@ STEP, RAY, FLOOD = 0, 1, 2
 
 DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))
 """The unit steps (drow, dcol) numbered 0-3: right, left, down, up."""
-
-STRIPE_BITS = 3
-STRIPE_MIN = 1 << 9
-"""A table of at least `STRIPE_MIN << STRIPE_BITS` slots is cut into `1 << STRIPE_BITS` stripes of
-equal size, and a probe that runs off the end of a stripe goes on at its start: threads that
-own different stripes can then insert at once (`claim`).  Smaller tables are one stripe."""
-
-CLAIMED = 1 << 31
-"""Set in a table entry that holds row + 1 of a `Sifted` being merged, not state index + 1."""
 
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -239,30 +225,17 @@ def _same(states, index, keys, row):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _stripe_bits(size):
-    """log2 of the slots in a stripe of a table of `size` slots (see `STRIPE_BITS`)."""
-    bits = _lowest_bit(np.uint64(size))
-    return bits - STRIPE_BITS if size >= STRIPE_MIN << STRIPE_BITS else bits
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _next_slot(slot, stripe_mask):
-    """The slot probed after `slot`: the next one in its stripe, cyclically."""
-    return (slot & ~stripe_mask) | ((slot + 1) & stripe_mask)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _probe(table, states, keys, row, slot):
-    """Probe the table for keys[row] from `slot`: (its slot, True), or (the empty slot,
-    False)."""
-    stripe_mask = (np.int64(1) << _stripe_bits(table.size)) - 1
+def _probe(table, states, keys, row, slot, known):
+    """Probe the table for keys[row] among the states before `known` from `slot`: (its slot,
+    True), or (the empty slot, False)."""
+    mask = table.size - 1
     while True:
         entry = table[slot]
         if entry == 0:
             return slot, False
-        if _same(states, np.int64(entry) - 1, keys, row):
+        if np.int64(entry) <= known and _same(states, np.int64(entry) - 1, keys, row):
             return slot, True
-        slot = _next_slot(slot, stripe_mask)
+        slot = (slot + 1) & mask
 
 
 @njit(cache=True, nogil=True)
@@ -272,12 +245,11 @@ def rebuild(space):
     states = space.states
     table[:] = 0
     mask = table.size - 1
-    stripe_mask = (np.int64(1) << _stripe_bits(table.size)) - 1
     counts = space.counts
     for index in range(counts[FLOOR], counts[N]):
         slot = np.int64(_hash(states, index) & np.uint64(mask))
         while table[slot] != 0:
-            slot = _next_slot(slot, stripe_mask)
+            slot = (slot + 1) & mask
         table[slot] = np.uint32(index + 1)
     counts[FILL] = counts[N] - counts[FLOOR]
 
@@ -544,7 +516,7 @@ def _flush(space, pending, count, slots):
     counts = space.counts
     _touch(table, states, pending, count, slots)
     for i in range(count):
-        slot, found = _probe(table, states, pending, i, slots[i])
+        slot, found = _probe(table, states, pending, i, slots[i], counts[N])
         if found:
             continue
         n = counts[N]
@@ -564,23 +536,15 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
 
     Returns (n_out, index of the first that did not fit or -1).  When `sifted`
     fills up, the successors of that configuration's parent already appended are
-    taken back too, so it holds whole parents only (and sifting stops: `seen` then
-    names rows no longer there).
+    taken back too, so it holds whole parents only.
     """
     table = space.table
     states = space.states
     out = sifted.keys
     out_parent = sifted.parents
-    seen = sifted.seen
-    seen_mask = seen.size - 1
     _touch(table, states, pending, count, slots)
     for i in range(count):
-        if _probe(table, states, pending, i, slots[i])[1]:
-            continue
-        slot = np.int64(_hash(pending, i) & np.uint64(seen_mask))
-        while seen[slot] != 0 and not _same(out, np.int64(seen[slot]) - 1, pending, i):
-            slot = (slot + 1) & seen_mask
-        if seen[slot] != 0:
+        if _probe(table, states, pending, i, slots[i], space.counts[KNOWN])[1]:
             continue
         if n_out >= out.shape[0]:
             while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:
@@ -590,7 +554,6 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
             out[n_out, w] = pending[i, w]
         out_parent[n_out] = pending_parent[i]
         n_out += 1
-        seen[slot] = np.uint32(n_out)
     return n_out, -1
 
 
@@ -605,88 +568,6 @@ def insert_all(space, keys):
         if failed >= 0:
             return lo + failed
     return -1
-
-
-@njit(cache=True, nogil=True)
-def claim(space, sifted, firsts, ends, fresh, part, parts, taken):
-    """Take a table slot for each row of `sifted` in the regions firsts[r]..ends[r], in order,
-    whose home slot lies in a stripe of this part (stripe number % parts == part), or note
-    -1 when an earlier row or a state from index `fresh` on holds its code; taken[part, r]
-    counts the slots taken in region r.
-
-    Sifting saw that no state before `fresh` holds a row, so a probe compares only with the
-    entries claimed here (`CLAIMED` | row) and the states from `fresh` on.  Parts own
-    disjoint stripes, so they can run at once on different threads; `place` then turns
-    the claims into states.
-    """
-    table = space.table
-    states = space.states
-    keys = sifted.keys
-    slots = sifted.slots
-    mask = table.size - 1
-    bits = _stripe_bits(table.size)
-    stripe_mask = (np.int64(1) << bits) - 1
-    rows = np.empty(PENDING, np.int64)
-    homes = np.empty(PENDING + 1, np.int64)
-    for r in range(firsts.size):
-        count_taken = 0
-        row = firsts[r]
-        while row < ends[r]:
-            # a batch of this part's rows whose home slots are loaded together (see _touch)
-            count = 0
-            touched = np.uint32(0)
-            while row < ends[r] and count < PENDING:
-                slot = np.int64(_hash(keys, row) & np.uint64(mask))
-                if (slot >> bits) % parts == part:
-                    rows[count] = row
-                    homes[count] = slot
-                    touched |= table[slot]
-                    count += 1
-                row += 1
-            homes[count] = np.int64(touched & 1)
-            for i in range(count):
-                mine = rows[i]
-                slot = homes[i]
-                while True:
-                    entry = np.int64(table[slot])
-                    if entry == 0:
-                        table[slot] = np.uint32(CLAIMED | mine)
-                        slots[mine] = slot
-                        count_taken += 1
-                        break
-                    if entry & CLAIMED:
-                        if _same(keys, entry & (CLAIMED - 1), keys, mine):
-                            slots[mine] = -1
-                            break
-                    elif entry > fresh and _same(states, entry - 1, keys, mine):
-                        slots[mine] = -1
-                        break
-                    slot = _next_slot(slot, stripe_mask)
-        taken[part, r] = count_taken
-
-
-@njit(cache=True, nogil=True)
-def place(space, sifted, first, end, index, limit):
-    """Append the rows first..end of `sifted` that `claim` took slots for, at most `limit`
-    of them, to the states from `index` on, in order, and point their slots at them.
-    Returns (next index, the first claimed row left, or `end`).  Regions placed at once on
-    different threads each start where the one before ends."""
-    states = space.states
-    table = space.table
-    keys = sifted.keys
-    slots = sifted.slots
-    last = index + limit
-    for row in range(first, end):
-        slot = slots[row]
-        if slot < 0:
-            continue
-        if index == last:
-            return index, row
-        for w in range(keys.shape[1]):
-            states[index, w] = keys[row, w]
-        table[slot] = np.uint32(index + 1)
-        index += 1
-    return index, end
 
 
 @njit(cache=True, nogil=True)
@@ -750,7 +631,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     configurations it already added are found again as old.
 
     With `sift`, the table is only read: the successors it lacks go to `sifted`
-    with their parents (`rows` counts them), once each, whole parents at a time, for
+    with their parents (`rows` counts them), whole parents at a time, for
     `insert_all` to insert later.  Calls on disjoint ranges can then run on
     several threads.
 
@@ -819,8 +700,6 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
-    if sift:
-        sifted.seen[:] = 0
     while parent < stop:
         _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, parent, anchors)
         for p in range(n_pieces):

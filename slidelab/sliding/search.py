@@ -16,7 +16,7 @@ import bisect
 import itertools
 import time
 from collections.abc import Callable, Generator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -54,9 +54,16 @@ between threads: a hand-off costs about 0.1 ms."""
 SPLIT_PARENTS = 64
 """Parents each thread must get too: a pace timed on a few parents is mostly noise."""
 
+MIN_MAIN_SHARE = 0.1
+"""Least share of a chunk this thread sifts (against 1 for each other thread)."""
+
 STATE_CAPACITY = (1 << 31) - 1
 """Most configurations a search can hold: the table holds uint32 indices + 1."""
 SIFT_ROWS = 1 << 16
+PIECES = 4
+"""Pieces each other thread's slice of a chunk is sifted in, one after the other, so that this
+thread inserts a piece's finds while the next piece is sifted: only the last piece's insert
+is left when the other threads are done."""
 """Initial rows of each thread's buffer of unknown successors (doubled when one overflows)."""
 
 _REACH_CODES = {Reach.STEP: kernels.STEP, Reach.LINE: kernels.RAY, Reach.PATH: kernels.FLOOD}
@@ -109,7 +116,7 @@ class _Space:
 
     @classmethod
     def create(cls, tables: Tables, limit: int, capacity: int = 1 << 12) -> _Space:
-        counts = np.zeros(5, np.int64)
+        counts = np.zeros(6, np.int64)
         store = kernels.Space(
             np.zeros((capacity, tables.words), np.uint64), np.zeros(2 * capacity, np.uint32), counts
         )
@@ -230,42 +237,23 @@ class _Expander:
         self.words = tables.words
         self.pool = ThreadPoolExecutor(max(1, jobs - 1))  # starts threads on first use
         self.pace = 0.0  # seconds of one thread's work per parent, on the last step
+        self.main_share = 1.0  # parents this thread sifts per parent of another, in a split
         self.no_out = self._buffers(0)
         # the threads' buffers take at most an eighth of the memory budget
-        rows = min(SIFT_ROWS, limits.memory.limit // (64 * jobs * self._row_bytes()))
-        self.region_rows = rows if jobs > 1 else 0
-        self.out = self._buffers(self.region_rows, jobs)
-        """One region of `region_rows` rows per thread."""
+        pieces = 1 + (jobs - 1) * PIECES
+        rows = min(SIFT_ROWS, limits.memory.limit // (64 * pieces * (self.words + 1)))
+        self.outs = [self._buffers(rows if jobs > 1 else 0) for _ in range(pieces)]
+        """A buffer for this thread's slice and for each piece of the others' slices."""
 
-    def _row_bytes(self) -> int:
-        """Bytes of a row of the buffers, with its share of `Sifted.seen` at most."""
-        return 8 * self.words + 8 + 8 + 4 * 4
-
-    def _buffers(self, rows: int, regions: int = 1) -> kernels.Sifted:
-        """Buffers for `regions` regions of `rows` rows each."""
-        seen = 1 << (2 * rows - 1).bit_length()
-        return kernels.Sifted(
-            np.empty((regions * rows, self.words), np.uint64),
-            np.empty(regions * rows, np.int64),
-            np.empty(regions * rows, np.int64),
-            np.zeros(regions * seen, np.uint32),
-        )
-
-    def _region(self, index: int) -> kernels.Sifted:
-        """The rows of `out` where thread `index` puts what it sifts."""
-        keys, parents, slots, seen = self.out
-        lo, hi = index * self.region_rows, (index + 1) * self.region_rows
-        size = seen.size // self.jobs
-        return kernels.Sifted(
-            keys[lo:hi], parents[lo:hi], slots[lo:hi], seen[index * size : (index + 1) * size]
-        )
+    def _buffers(self, rows: int) -> kernels.Sifted:
+        return kernels.Sifted(np.empty((rows, self.words), np.uint64), np.empty(rows, np.int64))
 
     def close(self) -> None:
         self.pool.shutdown()
 
     def bytes_used(self) -> int:
         """Bytes of the puzzle's tables and the threads' output buffers."""
-        buffers = sum(a.nbytes for out in (self.no_out, self.out) for a in out)
+        buffers = sum(a.nbytes for out in (self.no_out, *self.outs) for a in out)
         return self.tables_bytes + buffers
 
     def room(self, space: _Space) -> bool:
@@ -318,149 +306,71 @@ class _Expander:
         )
         return parent, status
 
-    def _on_threads(self, threads: int, work: Callable[[int], ResultT]) -> list[ResultT]:
-        """work(0), work(1), ... work(threads - 1) at once, the first on this thread."""
-        futures = [self.pool.submit(work, index) for index in range(1, threads)]
-        return [work(0)] + [future.result() for future in futures]
+    def _bounds(self, lo: int, stop: int, threads: int) -> list[int]:
+        """Slices of parents lo..stop that end at about the same time: this thread's first,
+        smaller (`main_share`), since it also inserts what every slice found, then `PIECES`
+        pieces of each other thread's slice."""
+        weights = [self.main_share] + [1.0 / PIECES] * ((threads - 1) * PIECES)
+        shares = list(itertools.accumulate(weights))
+        return [lo] + [lo + int((stop - lo) * share / shares[-1]) for share in shares[:-1]] + [stop]
 
     def _split(self, space: _Space, lo: int, stop: int, hi: int, threads: int) -> tuple[int, int]:
-        """Sift parents lo..stop in `threads` equal slices at once, then insert what is left
-        in order: on the threads where the table is striped and every slice was sifted whole
-        (`_merge`), else on this thread (`_insert_in_order`)."""
-        bounds = [lo + (stop - lo) * index // threads for index in range(threads)] + [stop]
-        regions = [self._region(index) for index in range(threads)]
-        sifted = self._on_threads(
-            threads,
-            lambda index: self._sift(space, regions[index], bounds[index], bounds[index + 1]),
-        )
-        whole = all(parent == end for (parent, _), end in zip(sifted, bounds[1:], strict=True))
-        if whole and space.store.table.size >= kernels.STRIPE_MIN << kernels.STRIPE_BITS:
-            stopped = self._merge(space, threads, [rows for _, rows in sifted])
-            if stopped is not None:
-                return stopped
-        else:
-            for region, (parent, rows), end in zip(regions, sifted, bounds[1:], strict=True):
-                stopped = self._insert_in_order(space, region, rows, parent, end)
-                if stopped is not None:
-                    return stopped
+        """Sift parents lo..stop in slices on `threads` threads, and insert what each slice
+        found, in order, as soon as it is sifted.
+
+        The other threads sift their slices in pieces, so this thread, after its own slice
+        and its finds, inserts a piece's finds while the next is sifted.  The tables grow
+        here as needed (a chunk is not sifted again).  A slice whose buffer filled up is
+        finished on this thread, and the buffers grow for the next chunk.
+        """
+        bounds = self._bounds(lo, stop, threads)
+        slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+        space.store.counts[kernels.KNOWN] = space.n
+        futures = [self.pool.submit(self._sift, space, *job) for job in slices[1:]]
+        tick = time.perf_counter()
+        sifted = self._sift(space, *slices[0])
+        sifting = time.perf_counter() - tick
+        inserting = 0.0
+        for index, (out, _, end) in enumerate(slices):
+            parent, rows = sifted if index == 0 else futures[index - 1].result()
+            tick = time.perf_counter()
+            done = 0
+            while done < rows:
+                failed = kernels.insert_all(space.store, out.keys[done:rows])
+                done = rows if failed < 0 else done + failed
+                if done < rows and not self._room_after(futures, space):
+                    return int(out.parents[done]), kernels.NEED_ROOM
+            inserting += time.perf_counter() - tick
+            rows_now = out.keys.shape[0]
+            if parent < end and self._buffers_fit(2 * rows_now, space):
+                self.outs = [self._buffers(2 * rows_now) for _ in self.outs]
+            while parent < end:
+                parent, status = self._expand(space, parent, end, end - parent)
+                if status == kernels.NEED_ROOM and not self._room_after(futures, space):
+                    return parent, status
+        self._balance(sifting / max(bounds[1] - lo, 1), inserting / (stop - lo), threads)
         return stop, kernels.RANGE_DONE if stop >= hi else kernels.BUDGET_USED
 
-    def _merge(self, space: _Space, threads: int, rows: list[int]) -> tuple[int, int] | None:
-        """Insert the first rows[i] rows of each thread's region in order, on the threads:
-        `kernels.claim` takes table slots stripe by stripe, then `kernels.place` writes each
-        region's new configurations where the regions before it end.  When they do not all
-        fit, the first that fit are placed here and the tables grow as `_insert_in_order`
-        would grow them (the rest are claimed again if the table was rebuilt); (next parent,
-        status) if a limit stopped it, else None."""
-        firsts = np.arange(threads, dtype=np.int64) * self.region_rows
-        ends = firsts + np.array(rows, np.int64)
-        fresh = space.n
-        new = self._claim(space.store, firsts, ends, fresh)
-        while True:
-            counts = space.store.counts
-            room = int(
-                min(
-                    counts[kernels.ROOM] - counts[kernels.N],
-                    counts[kernels.MAX_FILL] - counts[kernels.FILL],
-                )
-            )
-            if new.sum() <= room:
-                self._place_all(space.store, firsts, ends, new)
-                return None
-            stuck = self._place_some(space.store, firsts, ends, new, room)
-            rebuilt = counts[kernels.FILL] >= counts[kernels.MAX_FILL]
-            if rebuilt:
-                self._give_back(space.store, firsts, ends)
-            if not self.room(space):
-                self._give_back(space.store, firsts, ends)
-                return int(self.out.parents[firsts[stuck]]), kernels.NEED_ROOM
-            if rebuilt:
-                new = self._claim(space.store, firsts, ends, fresh)
+    def _room_after(self, futures: list[Future[tuple[int, int]]], space: _Space) -> bool:
+        """`room`, once the pieces still sifting are done: they read the arrays it grows
+        (what they found stays true)."""
+        wait(futures)
+        return self.room(space)
 
-    def _claim(
-        self, store: kernels.Space, firsts: np.ndarray, ends: np.ndarray, fresh: int
-    ) -> np.ndarray:
-        """`kernels.claim` on as many threads as regions; the slots taken in each region."""
-        parts = firsts.size
-        taken = np.zeros((parts, parts), np.int64)
-        self._on_threads(
-            parts,
-            lambda part: kernels.claim(store, self.out, firsts, ends, fresh, part, parts, taken),
-        )
-        new: np.ndarray = taken.sum(axis=0)
-        return new
-
-    def _place_all(
-        self, store: kernels.Space, firsts: np.ndarray, ends: np.ndarray, new: np.ndarray
-    ) -> None:
-        """`kernels.place` every region's claimed rows at once, one region a thread."""
-        counts = store.counts
-        starts = counts[kernels.N] + np.cumsum(new) - new
-        self._on_threads(
-            firsts.size,
-            lambda r: kernels.place(store, self.out, firsts[r], ends[r], starts[r], new[r]),
-        )
-        counts[kernels.N] += new.sum()
-        counts[kernels.FILL] += new.sum()
-
-    def _place_some(
-        self,
-        store: kernels.Space,
-        firsts: np.ndarray,
-        ends: np.ndarray,
-        new: np.ndarray,
-        room: int,
-    ) -> int:
-        """Place the first `room` of the claimed rows (fewer than `new` counts) on this thread,
-        moving `firsts` past them and counting them off `new`; returns the region where
-        placing stopped."""
-        counts = store.counts
-        for r in range(firsts.size):
-            index, firsts[r] = kernels.place(
-                store, self.out, firsts[r], ends[r], counts[kernels.N], room
-            )
-            placed = index - counts[kernels.N]
-            room -= placed
-            new[r] -= placed
-            counts[kernels.FILL] += placed
-            counts[kernels.N] = index
-            if firsts[r] < ends[r]:
-                return r
-        raise AssertionError("fewer claimed rows than counted")
-
-    def _give_back(self, store: kernels.Space, firsts: np.ndarray, ends: np.ndarray) -> None:
-        """Empty the table slots claimed for rows firsts[r]..ends[r] (the table is then as
-        before their claims: they only took empty slots)."""
-        for first, end in zip(firsts, ends, strict=True):
-            slots = self.out.slots[first:end]
-            store.table[slots[slots >= 0]] = 0
-
-    def _insert_in_order(
-        self, space: _Space, region: kernels.Sifted, rows: int, parent: int, end: int
-    ) -> tuple[int, int] | None:
-        """Insert a region's `rows` on this thread, growing the tables as needed, then expand
-        the parents parent..end its buffer had no room for (and grow the buffers for the next
-        chunk); (next parent, status) if a limit stopped it, else None."""
-        done = 0
-        while done < rows:
-            failed = kernels.insert_all(space.store, region.keys[done:rows])
-            done = rows if failed < 0 else done + failed
-            if done < rows and not self.room(space):
-                return int(region.parents[done]), kernels.NEED_ROOM
-        grown = 2 * region.keys.shape[0]
-        if parent < end and grown > self.region_rows and self._buffers_fit(grown, space):
-            self.region_rows = grown
-            self.out = self._buffers(grown, self.jobs)
-        while parent < end:
-            parent, status = self._expand(space, parent, end, end - parent)
-            if status == kernels.NEED_ROOM and not self.room(space):
-                return parent, status
-        return None
+    def _balance(self, sift_pace: float, insert_pace: float, threads: int) -> None:
+        """Set `main_share` so that this thread's slice and every insert take as long as
+        another thread's slice, at these paces (seconds per parent of a slice, and of the
+        chunk): main_share * sift + (main_share + threads - 1) * insert = sift."""
+        if sift_pace <= 0:
+            self.main_share = 1.0
+            return
+        share = (sift_pace - (threads - 1) * insert_pace) / (sift_pace + insert_pace)
+        self.main_share = max(share, MIN_MAIN_SHARE)
 
     def _buffers_fit(self, rows: int, space: _Space) -> bool:
-        """Whether buffers of `rows` rows a thread, made while the old ones are held, fit the
-        memory budget (smaller buffers only mean more work on this thread)."""
-        grown = self.jobs * rows * self._row_bytes()
+        """Whether buffers of `rows` rows, made while the old ones are held, fit the memory
+        budget (smaller buffers only mean more work on this thread)."""
+        grown = len(self.outs) * rows * (self.words + 1) * 8
         return space.bytes_used() + self.bytes_used() + grown <= self.limits.memory.limit
 
     def _sift(self, space: _Space, out: kernels.Sifted, lo: int, hi: int) -> tuple[int, int]:
@@ -484,8 +394,8 @@ class _Expander:
         return parent, rows
 
     def neighbours(self, key: np.ndarray) -> np.ndarray:
-        """Every configuration one move from `key`, as rows of codes."""
-        counts = np.zeros(5, np.int64)
+        """Every configuration one move from `key` (repeats possible), as rows of codes."""
+        counts = np.zeros(6, np.int64)
         alone = kernels.Space(key.reshape(1, -1), np.zeros(2, np.uint32), counts)
         rows = 64
         while True:
