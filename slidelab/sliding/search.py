@@ -327,20 +327,18 @@ class _Expander:
         slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
         space.store.counts[kernels.KNOWN] = space.n
         futures = [self.pool.submit(self._sift, space, *job) for job in slices[1:]]
-        tick = time.perf_counter()
+        tick = time.thread_time()
         sifted = self._sift(space, *slices[0])
-        sifting = time.perf_counter() - tick
-        inserting = 0.0
+        sifting = time.thread_time() - tick
+        tick = time.thread_time()
         for index, (out, _, end) in enumerate(slices):
             parent, rows = sifted if index == 0 else futures[index - 1].result()
-            tick = time.perf_counter()
             done = 0
             while done < rows:
                 failed = kernels.insert_all(space.store, out.keys[done:rows])
                 done = rows if failed < 0 else done + failed
                 if done < rows and not self._room_after(futures, space):
                     return int(out.parents[done]), kernels.NEED_ROOM
-            inserting += time.perf_counter() - tick
             rows_now = out.keys.shape[0]
             if parent < end and self._buffers_fit(2 * rows_now, space):
                 self.outs = [self._buffers(2 * rows_now) for _ in self.outs]
@@ -348,6 +346,7 @@ class _Expander:
                 parent, status = self._expand(space, parent, end, end - parent)
                 if status == kernels.NEED_ROOM and not self._room_after(futures, space):
                     return parent, status
+        inserting = time.thread_time() - tick
         self._balance(sifting / max(bounds[1] - lo, 1), inserting / (stop - lo), threads)
         return stop, kernels.RANGE_DONE if stop >= hi else kernels.BUDGET_USED
 
@@ -359,8 +358,9 @@ class _Expander:
 
     def _balance(self, sift_pace: float, insert_pace: float, threads: int) -> None:
         """Set `main_share` so that this thread's slice and every insert take as long as
-        another thread's slice, at these paces (seconds per parent of a slice, and of the
-        chunk): main_share * sift + (main_share + threads - 1) * insert = sift."""
+        another thread's slice, at these paces (CPU seconds of this thread per parent of its
+        slice, and per parent of the chunk for all else it did: inserts, growth, finishing
+        slices): main_share * sift + (main_share + threads - 1) * insert = sift."""
         if sift_pace <= 0:
             self.main_share = 1.0
             return
