@@ -6,8 +6,8 @@ progress or stop at any time by closing the generator.
 
 With `jobs` > 1, a chunk of a big layer is split between threads that generate
 successors and drop those already known (the kernels release the GIL); this
-thread then inserts the rest in the order one thread would have met them, so
-the results are the same for every `jobs`.
+thread inserts the rest, slice by slice as they come, in the order one thread
+would have met them, so the results are the same for every `jobs`.
 """
 
 from __future__ import annotations
@@ -60,11 +60,12 @@ MIN_MAIN_SHARE = 0.1
 STATE_CAPACITY = (1 << 31) - 1
 """Most configurations a search can hold: the table holds uint32 indices + 1."""
 SIFT_ROWS = 1 << 16
+"""Initial rows of each buffer of unknown successors (doubled when one overflows)."""
+
 PIECES = 4
 """Pieces each other thread's slice of a chunk is sifted in, one after the other, so that this
 thread inserts a piece's finds while the next piece is sifted: only the last piece's insert
 is left when the other threads are done."""
-"""Initial rows of each thread's buffer of unknown successors (doubled when one overflows)."""
 
 _REACH_CODES = {Reach.STEP: kernels.STEP, Reach.LINE: kernels.RAY, Reach.PATH: kernels.FLOOD}
 """How `kernels.expand` is told each reach."""
