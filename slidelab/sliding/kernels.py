@@ -93,12 +93,14 @@ class Space(NamedTuple):
     table: np.ndarray
     """uint32 open-addressing table of state index + 1; its size is a power of two."""
     counts: np.ndarray
-    """int64: see N, FILL, ROOM, MAX_FILL, FLOOR."""
+    """int64: see N, FILL, ROOM, MAX_FILL, FLOOR, KNOWN."""
 
 
-N, FILL, ROOM, MAX_FILL, FLOOR = 0, 1, 2, 3, 4
+N, FILL, ROOM, MAX_FILL, FLOOR, KNOWN = 0, 1, 2, 3, 4, 5
 """Slots of `Space.counts`: configurations held, table entries, most configurations that may
-be held now, most table entries before a rebuild, first index the table must find."""
+be held now, most table entries before a rebuild, first index the table must find, and the
+configurations sifting may compare with (those held when the chunk began: others may be
+being written by the inserting thread)."""
 
 
 class Sifted(NamedTuple):
@@ -221,15 +223,15 @@ def _same(states, index, keys, row):
 
 
 @kernel(cache=True, nogil=True, inline="always")
-def _probe(table, states, keys, row, slot):
-    """Probe the table for keys[row] from `slot`: (its slot, True), or (the empty slot,
-    False)."""
+def _probe(table, states, keys, row, slot, known):
+    """Probe the table for keys[row] among the states before `known` from `slot`: (its slot,
+    True), or (the empty slot, False)."""
     mask = table.size - 1
     while True:
         entry = table[slot]
         if entry == 0:
             return slot, False
-        if _same(states, np.int64(entry) - 1, keys, row):
+        if np.int64(entry) <= known and _same(states, np.int64(entry) - 1, keys, row):
             return slot, True
         slot = (slot + 1) & mask
 
@@ -512,7 +514,7 @@ def _flush(space, pending, count, slots):
     counts = space.counts
     _touch(table, states, pending, count, slots)
     for i in range(count):
-        slot, found = _probe(table, states, pending, i, slots[i])
+        slot, found = _probe(table, states, pending, i, slots[i], counts[N])
         if found:
             continue
         n = counts[N]
@@ -540,7 +542,7 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
     out_parent = sifted.parents
     _touch(table, states, pending, count, slots)
     for i in range(count):
-        if _probe(table, states, pending, i, slots[i])[1]:
+        if _probe(table, states, pending, i, slots[i], space.counts[KNOWN])[1]:
             continue
         if n_out >= out.shape[0]:
             while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:

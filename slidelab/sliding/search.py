@@ -6,8 +6,8 @@ progress or stop at any time by closing the generator.
 
 With `jobs` > 1, a chunk of a big layer is split between threads that generate
 successors and drop those already known (the kernels release the GIL); this
-thread then inserts the rest in the order one thread would have met them, so
-the results are the same for every `jobs`.
+thread inserts the rest, slice by slice as they come, in the order one thread
+would have met them, so the results are the same for every `jobs`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import bisect
 import itertools
 import time
 from collections.abc import Callable, Generator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -54,10 +54,18 @@ between threads: a hand-off costs about 0.1 ms."""
 SPLIT_PARENTS = 64
 """Parents each thread must get too: a pace timed on a few parents is mostly noise."""
 
+MIN_MAIN_SHARE = 0.1
+"""Least share of a chunk this thread sifts (against 1 for each other thread)."""
+
 STATE_CAPACITY = (1 << 31) - 1
 """Most configurations a search can hold: the table holds uint32 indices + 1."""
 SIFT_ROWS = 1 << 16
-"""Initial rows of each thread's buffer of unknown successors (doubled when one overflows)."""
+"""Initial rows of each buffer of unknown successors (doubled when one overflows)."""
+
+PIECES = 4
+"""Pieces each other thread's slice of a chunk is sifted in, one after the other, so that this
+thread inserts a piece's finds while the next piece is sifted: only the last piece's insert
+is left when the other threads are done."""
 
 _REACH_CODES = {Reach.STEP: kernels.STEP, Reach.LINE: kernels.RAY, Reach.PATH: kernels.FLOOD}
 """How `kernels.expand` is told each reach."""
@@ -109,7 +117,7 @@ class _Space:
 
     @classmethod
     def create(cls, tables: Tables, limit: int, capacity: int = 1 << 12) -> _Space:
-        counts = np.zeros(5, np.int64)
+        counts = np.zeros(6, np.int64)
         store = kernels.Space(
             np.zeros((capacity, tables.words), np.uint64), np.zeros(2 * capacity, np.uint32), counts
         )
@@ -233,8 +241,10 @@ class _Expander:
         self.main_share = 1.0  # parents this thread sifts per parent of another, in a split
         self.no_out = self._buffers(0)
         # the threads' buffers take at most an eighth of the memory budget
-        rows = min(SIFT_ROWS, limits.memory.limit // (64 * jobs * (self.words + 1)))
-        self.outs = [self._buffers(rows if jobs > 1 else 0) for _ in range(jobs)]
+        pieces = 1 + (jobs - 1) * PIECES
+        rows = min(SIFT_ROWS, limits.memory.limit // (64 * pieces * (self.words + 1)))
+        self.outs = [self._buffers(rows if jobs > 1 else 0) for _ in range(pieces)]
+        """A buffer for this thread's slice and for each piece of the others' slices."""
 
     def _buffers(self, rows: int) -> kernels.Sifted:
         return kernels.Sifted(np.empty((rows, self.words), np.uint64), np.empty(rows, np.int64))
@@ -298,47 +308,65 @@ class _Expander:
         return parent, status
 
     def _bounds(self, lo: int, stop: int, threads: int) -> list[int]:
-        """Slices of parents lo..stop, one per thread, that end at about the same time: this
-        thread sifts a smaller first slice (`main_share`), since it inserts what every slice
-        found, the first slice's while the others still sift."""
-        shares = list(itertools.accumulate([self.main_share] + [1.0] * (threads - 1)))
+        """Slices of parents lo..stop that end at about the same time: this thread's first,
+        smaller (`main_share`), since it also inserts what every slice found, then `PIECES`
+        pieces of each other thread's slice."""
+        weights = [self.main_share] + [1.0 / PIECES] * ((threads - 1) * PIECES)
+        shares = list(itertools.accumulate(weights))
         return [lo] + [lo + int((stop - lo) * share / shares[-1]) for share in shares[:-1]] + [stop]
 
     def _split(self, space: _Space, lo: int, stop: int, hi: int, threads: int) -> tuple[int, int]:
-        """Sift parents lo..stop in `threads` slices at once, then insert what is left in order.
+        """Sift parents lo..stop in slices on `threads` threads, and insert what each slice
+        found, in order, as soon as it is sifted.
 
-        The tables grow here as needed (a chunk is not sifted again).  A slice whose
-        buffer filled up is finished on this thread, and the buffers grow for the next
-        chunk.
+        The other threads sift their slices in pieces, so this thread, after its own slice
+        and its finds, inserts a piece's finds while the next is sifted.  The tables grow
+        here as needed (a chunk is not sifted again).  A slice whose buffer filled up is
+        finished on this thread, and the buffers grow for the next chunk.
         """
         bounds = self._bounds(lo, stop, threads)
-        slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(threads)]
+        slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+        space.store.counts[kernels.KNOWN] = space.n
         futures = [self.pool.submit(self._sift, space, *job) for job in slices[1:]]
-        tick = time.perf_counter()
-        sifted = [self._sift(space, *slices[0])]
-        sifting = time.perf_counter() - tick
-        sifted += [future.result() for future in futures]
-        inserting = 0.0
-        for (out, _, end), (parent, rows) in zip(slices, sifted, strict=True):
+        tick = time.thread_time()
+        sifted = self._sift(space, *slices[0])
+        sifting = time.thread_time() - tick
+        tick = time.thread_time()
+        for index, (out, _, end) in enumerate(slices):
+            parent, rows = sifted if index == 0 else futures[index - 1].result()
             done = 0
-            tick = time.perf_counter()
             while done < rows:
                 failed = kernels.insert_all(space.store, out.keys[done:rows])
                 done = rows if failed < 0 else done + failed
-                if done < rows and not self.room(space):
+                if done < rows and not self._room_after(futures, space):
                     return int(out.parents[done]), kernels.NEED_ROOM
-            inserting += time.perf_counter() - tick
             rows_now = out.keys.shape[0]
             if parent < end and self._buffers_fit(2 * rows_now, space):
                 self.outs = [self._buffers(2 * rows_now) for _ in self.outs]
             while parent < end:
                 parent, status = self._expand(space, parent, end, end - parent)
-                if status == kernels.NEED_ROOM and not self.room(space):
+                if status == kernels.NEED_ROOM and not self._room_after(futures, space):
                     return parent, status
-        sift_pace = sifting / max(bounds[1] - lo, 1)
-        insert_pace = inserting / (stop - lo)
-        self.main_share = sift_pace / (sift_pace + insert_pace) if sift_pace > 0 else 1.0
+        inserting = time.thread_time() - tick
+        self._balance(sifting / max(bounds[1] - lo, 1), inserting / (stop - lo), threads)
         return stop, kernels.RANGE_DONE if stop >= hi else kernels.BUDGET_USED
+
+    def _room_after(self, futures: list[Future[tuple[int, int]]], space: _Space) -> bool:
+        """`room`, once the pieces still sifting are done: they read the arrays it grows
+        (what they found stays true)."""
+        wait(futures)
+        return self.room(space)
+
+    def _balance(self, sift_pace: float, insert_pace: float, threads: int) -> None:
+        """Set `main_share` so that this thread's slice and every insert take as long as
+        another thread's slice, at these paces (CPU seconds of this thread per parent of its
+        slice, and per parent of the chunk for all else it did: inserts, growth, finishing
+        slices): main_share * sift + (main_share + threads - 1) * insert = sift."""
+        if sift_pace <= 0:
+            self.main_share = 1.0
+            return
+        share = (sift_pace - (threads - 1) * insert_pace) / (sift_pace + insert_pace)
+        self.main_share = max(share, MIN_MAIN_SHARE)
 
     def _buffers_fit(self, rows: int, space: _Space) -> bool:
         """Whether buffers of `rows` rows, made while the old ones are held, fit the memory
@@ -368,7 +396,7 @@ class _Expander:
 
     def neighbours(self, key: np.ndarray) -> np.ndarray:
         """Every configuration one move from `key` (repeats possible), as rows of codes."""
-        counts = np.zeros(5, np.int64)
+        counts = np.zeros(6, np.int64)
         alone = kernels.Space(key.reshape(1, -1), np.zeros(2, np.uint32), counts)
         rows = 64
         while True:

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -111,6 +112,37 @@ def test_three_threads_and_keys_of_several_words_under_a_state_limit(style: Move
     assert build_tables(puzzle).words == 2
     big_buffers = Splitting(rows=4096, seconds=1e-12, parents=1)
     assert assert_same_on_threads(puzzle, style, 3, big_buffers, max_states=30_000) > 0
+
+
+def states_in_order(puzzle: Puzzle, style: MoveStyle, jobs: int) -> bytes:
+    """Every configuration an analysis meets, in the order it met them."""
+    outcome = drive(search._bfs(puzzle, style, search.Limits.of(None, None), False, jobs))
+    return outcome.space.states[: outcome.space.n].tobytes()
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+@pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.SUPER_SLIDE])
+def test_pieces_inserted_while_others_are_sifted_keep_the_order(
+    style: MoveStyle, jobs: int
+) -> None:
+    """The eight puzzle's space (181,440 configurations) outgrows the states and the table
+    many times, often while pieces of a chunk are still being sifted: the tables grow once
+    those are done, and the configurations come in the same order as on one thread."""
+    eight = parse_puzzle(single_blank(3, 3))
+    alone = states_in_order(eight, style, 1)
+    growths = [0]
+    room_after = search._Expander._room_after
+
+    def counted(self: search._Expander, *args: Any) -> bool:
+        growths[0] += 1
+        return room_after(self, *args)
+
+    big_buffers = Splitting(rows=1 << 15, seconds=1e-12, parents=1)
+    with counting_splits(big_buffers) as splits, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search._Expander, "_room_after", counted)
+        assert states_in_order(eight, style, jobs) == alone
+    assert splits[0] > 0
+    assert growths[0] > 0
 
 
 @RANDOM_PUZZLES
