@@ -16,6 +16,10 @@ placement's cells with a few word operations, and the cell with the fewest optio
 found by narrowing the undecided set plane by plane from the top.  Undoing a move copies
 back the counts it found (`saved[lv]`, a few words) instead of raising them again.
 
+The numbers of words and planes are lengths of tuples in `Geometry` (powers of two), so
+numba compiles `search` once for each and every loop over words or planes has a constant
+bound it unrolls: a third less time per node than bounds read from the arrays.
+
 Constraint lists: `cons[cp[lv]:cp[lv + 1]]` are the face sets of placed bricks that
 are not yet satisfied, with two or more undecided cells, as they stand before the
 move at level lv.  Only the faces that meet the cells a move decides can change: a
@@ -95,6 +99,12 @@ class Geometry(NamedTuple):
     """(G, cells) int32: the box's symmetries, identity first."""
     inverse_image: np.ndarray
     """(G, P) int32: the placement that symmetry s maps onto placement p."""
+    cell_words: tuple[int, ...]
+    """A zero for each word of a cell set: only its length counts, which numba compiles in."""
+    placement_words: tuple[int, ...]
+    """A zero for each word of a placement set."""
+    planes: tuple[int, ...]
+    """A zero for each plane of the bit-sliced counts."""
 
 
 class Stacks(NamedTuple):
@@ -166,8 +176,8 @@ def search(s, g, goal, out, budget):
     prefix, split_at = goal.prefix, goal.split_at
     by_blocks, sols, sol_syms, kids = out.by_blocks, out.sols, out.sol_syms, out.kids
     volume = pcells.shape[1]
-    cw, pw = undecided_cells.size, avail.size
-    planes = counts.size // cw
+    cw, pw, planes = len(g.cell_words), len(g.placement_words), len(g.planes)
+    cs = planes * cw
     lv = st[L]
     phase = st[PHASE]
     blocks = st[BLOCKS]
@@ -242,8 +252,8 @@ def search(s, g, goal, out, budget):
         # cells it forced lowered too), the placements it blocked, then its cells.
         m = mv[lv]
         if m != UNSET:
-            for w in range(counts.size):
-                counts[w] = saved[lv * counts.size + w]
+            for w in range(cs):
+                counts[w] = saved[lv * cs + w]
             for w in range(pw):
                 avail[w] |= blocked[lv * pw + w]
         if m == EMPTY:
@@ -303,8 +313,8 @@ def search(s, g, goal, out, budget):
         # Make the move: keep the counts for its undoing, decide its cells, then block the
         # placements that meet them (those covering x, or those sharing a cell with m) and
         # lower the options of their cells that are still undecided.
-        for w in range(counts.size):
-            saved[lv * counts.size + w] = counts[w]
+        for w in range(cs):
+            saved[lv * cs + w] = counts[w]
         if m == EMPTY:
             opt_at[x] = EMPTY
             undecided_cells[x >> 6] ^= ONE << np.uint64(x & 63)

@@ -107,9 +107,20 @@ class AntislideResult:
         return max((b for b in self.by_blocks if b > 0), default=None)
 
 
+def _power_of_two(n: int) -> int:
+    """The least power of two at least n (and 1): the kernel is compiled for each number of
+    words and planes it meets, so rounding them up keeps those compilations few."""
+    return 1 << max(n - 1, 0).bit_length()
+
+
+def _words(universe: int) -> int:
+    """Words of a bitboard over `universe` members."""
+    return _power_of_two(-(-universe // 64))
+
+
 def _bitsets(rows: np.ndarray, members: np.ndarray, count: int, universe: int) -> np.ndarray:
     """(count, words) uint64 bitboards: row r holds the members m of every pair (r, m)."""
-    sets = np.zeros((count, max(-(-universe // 64), 1)), np.uint64)
+    sets = np.zeros((count, _words(universe)), np.uint64)
     bits = np.left_shift(np.uint64(1), (members & 63).astype(np.uint64))
     np.bitwise_or.at(sets, (rows, members >> 6), bits)
     return sets
@@ -145,7 +156,17 @@ def _geometry(tables: Tables) -> kernels.Geometry:
         ).ravel(),
         tables.perm.astype(np.int32),
         tables.inverse_image.astype(np.int32),
+        (0,) * _words(n),
+        (0,) * _words(placed),
+        (0,) * _planes(tables),
     )
+
+
+def _planes(tables: Tables) -> int:
+    """Planes of the bit-sliced counts: enough for the most options of a cell (any
+    placement covering it, or empty)."""
+    options = int(np.diff(tables.cover_start).max(initial=0)) + 1
+    return _power_of_two(options.bit_length())
 
 
 def _stacks(tables: Tables) -> kernels.Stacks:
@@ -156,15 +177,16 @@ def _stacks(tables: Tables) -> kernels.Stacks:
     faces_per_brick = max(np.diff(tables.face_start).max(initial=0), 1)
     pending = faces_per_brick * (n // tables.cells.shape[1] + 1)
     options = np.diff(tables.cover_start) + 1  # any placement, or empty
-    planes = int(options.max(initial=1)).bit_length()
-    counts = np.concatenate([_bitset(np.flatnonzero((options >> k) & 1), n) for k in range(planes)])
+    counts = np.concatenate(
+        [_bitset(np.flatnonzero((options >> k) & 1), n) for k in range(_planes(tables))]
+    )
     st = np.zeros(7, np.int64)
     st[kernels.UNDECIDED] = n
     sp = np.zeros(n + 3, np.int32)
     sp[1] = groups - 1
     ssig = np.zeros((n + 2) * groups, np.int32)
     ssig[: groups - 1] = np.arange(1, groups)
-    cell_words = max(-(-n // 64), 1)
+    cell_words = _words(n)
     return kernels.Stacks(
         st=st,
         cell=np.zeros(n + 1, np.int32),
@@ -178,7 +200,7 @@ def _stacks(tables: Tables) -> kernels.Stacks:
         forced=np.zeros(cell_words, np.uint64),
         scratch=np.zeros(cell_words, np.uint64),
         avail=_bitset(np.arange(placed), placed),
-        blocked=np.zeros((n + 1) * max(-(-placed // 64), 1), np.uint64),
+        blocked=np.zeros((n + 1) * _words(placed), np.uint64),
         cp=np.zeros(n + 3, np.int32),
         cons=np.zeros((n + 2) * pending, np.int32),
         fp=np.zeros(n + 3, np.int32),
