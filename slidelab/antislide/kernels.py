@@ -27,11 +27,12 @@ brick satisfies them, an empty cell takes one open cell away.  A face set left w
 one undecided cell forces that cell to be nonempty; the cells a level forces are
 `fstack[fp[lv]:fp[lv + 1]]`.
 
-Dead ends: after a move's constraint list is made, a subtree in which no packing can be
+Dead ends: while a move's constraint list is made, a subtree in which no packing can be
 complete is cut at once (Knuth's program searches it): a forced cell no available
-placement covers, or a pending face set none of whose open cells one can.  The test only
-cuts, it never changes a count, so every other node chooses the same cell as before and the
-packings come in the same order.
+placement covers, or a pending face set none of whose open cells one can.  The first is
+looked for before the list, so a move that leaves such a cell costs no face set at all.
+The test only cuts, it never changes a count, so every other node chooses the same cell as
+before and the packings come in the same order.
 
 Symcheck lists: `ssig[sp[lv]:sp[lv + 1]]` are the symmetries s whose image agrees
 so far with the moves before level lv, and `sjd[...]` how many levels agree
@@ -346,11 +347,29 @@ def search(s, g, goal, out, budget):
                         k += cw
         if goal.min_blocks > 0 and blocks + undecided // volume < goal.min_blocks:
             continue
+        # Cut a subtree with no packing in it (Knuth's program searches it): an undecided
+        # cell with no option left, or a face set that no available placement can fill.
+        # `cand` holds the undecided cells some placement can still cover: count >= 2, or
+        # >= 1 when forced (a forced cell has no empty option).  Forcing a cell below lowers
+        # its count by one and leaves `cand` as it is, so it is computed once, here, and a
+        # cell forced with no placement left is a face set with no cell in `cand`.
+        ok = True
+        for w in range(cw):
+            some = ZERO
+            many = ZERO
+            for q in range(planes):
+                some |= counts[q * cw + w]
+                if q > 0:
+                    many |= counts[q * cw + w]
+            if undecided_cells[w] & ~some != ZERO:
+                ok = False
+            cand[w] = undecided_cells[w] & (many | (forced[w] & counts[w]))
+        if not ok:
+            continue
         # Level lv + 1's constraint list.  Only the face sets that meet the cells just
         # decided change: the brick satisfies them, or the empty cell takes one open cell
         # away; then the brick's own face sets join.  A face set with no open cell fails,
         # one with a single open cell forces it and leaves the list.
-        ok = True
         k = cp[lv + 1]
         new_faces = face_start[m + 1] - face_start[m] if m >= 0 else 0
         for index in range(cp[lv], cp[lv + 1] + new_faces):
@@ -366,6 +385,12 @@ def search(s, g, goal, out, budget):
                 else:
                     touched = (face_bits[f * cw + (x >> 6)] >> np.uint64(x & 63)) & ONE != ZERO
                 if not touched:
+                    fillable = ZERO
+                    for w in range(cw):
+                        fillable |= face_bits[f * cw + w] & cand[w]
+                    if fillable == ZERO:
+                        ok = False
+                        break
                     cons[k] = f
                     k += 1
                     continue
@@ -386,7 +411,10 @@ def search(s, g, goal, out, budget):
                         if y != NO_CELL or o & (o - ONE) != ZERO
                         else w * 64 + int(trailing_zeros(o))
                     )
-            if y == NO_CELL:
+            fillable = ZERO
+            for w in range(cw):
+                fillable |= face_bits[f * cw + w] & cand[w]
+            if fillable == ZERO:
                 ok = False
                 break
             if y == MANY_CELLS:
@@ -408,30 +436,6 @@ def search(s, g, goal, out, budget):
         if not ok:
             continue
         cp[lv + 2] = k
-        # Cut a subtree with no packing in it (Knuth's program searches it): an undecided
-        # cell with no option left, or a pending face set that no available placement can
-        # fill.  `cand` holds the undecided cells some placement can still cover: count >= 2,
-        # or >= 1 when forced (a forced cell has no empty option).
-        for w in range(cw):
-            some = ZERO
-            many = ZERO
-            for q in range(planes):
-                some |= counts[q * cw + w]
-                if q > 0:
-                    many |= counts[q * cw + w]
-            if undecided_cells[w] & ~some != ZERO:
-                ok = False
-            cand[w] = undecided_cells[w] & (many | (forced[w] & counts[w]))
-        for index in range(cp[lv + 1], k):
-            if not ok:
-                break
-            f = cons[index]
-            fillable = ZERO
-            for w in range(cw):
-                fillable |= face_bits[f * cw + w] & cand[w]
-            ok = fillable != ZERO
-        if not ok:
-            continue
         # Compute the new symcheck list; reject if a symmetric image is smaller.
         kk = sp[lv + 1]
         for e in range(sp[lv], sp[lv + 1]):
