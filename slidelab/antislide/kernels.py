@@ -2,8 +2,9 @@
 
 Level lv covers an undecided cell `cell[lv]` with the fewest options (Knuth's
 section 31), either with the empty option (EMPTY) or with a placement covering
-it; `mv[lv]` is the option chosen and `ch[lv]` its index in the cell's `cover`
-list.  `opt_at[x]` is the option deciding cell x, or UNSET.
+it; `mv[lv]` is the option chosen, and the next one tried is the least available
+placement above it that covers the cell.  `opt_at[x]` is the option deciding cell x, or
+UNSET.
 
 Sets of cells and of placements are bitboards: runs of 64-bit words in flat arrays
 (row r of a table starts at word r * words), cell or placement x being bit x % 64 of
@@ -87,9 +88,6 @@ class Geometry(NamedTuple):
     """(P x cell words) uint64, flat: the cells of each placement, as a set."""
     conflicts: np.ndarray
     """(P x placement words) uint64, flat: the placements sharing a cell with p (p too)."""
-    cover_start: np.ndarray
-    """(cells + 1) int32: the placements covering x are cover[cover_start[x]:...[x + 1]]."""
-    cover: np.ndarray
     cover_bits: np.ndarray
     """(cells x placement words) uint64, flat: the placements covering each cell."""
     face_start: np.ndarray
@@ -115,7 +113,6 @@ class Stacks(NamedTuple):
     """int64 counters, indexed by L, PHASE, NODES, ..."""
     cell: np.ndarray
     mv: np.ndarray
-    ch: np.ndarray
     opt_at: np.ndarray
     counts: np.ndarray
     """(planes x cell words) uint64, flat: the options of every cell, bit-sliced."""
@@ -166,13 +163,13 @@ def search(s, g, goal, out, budget):
 
     One flat loop: a numba call that passes arrays costs reference counting at every
     call, so the set operations are written out here rather than in helpers."""
-    st, cell, mv, ch, opt_at = s.st, s.cell, s.mv, s.ch, s.opt_at
+    st, cell, mv, opt_at = s.st, s.cell, s.mv, s.opt_at
     counts, undecided_cells, filled, forced = s.counts, s.undecided, s.filled, s.forced
     saved = s.saved
     avail, blocked, cand = s.avail, s.blocked, s.scratch
     cp, cons, fp, fstack, sp, ssig, sjd = s.cp, s.cons, s.fp, s.fstack, s.sp, s.ssig, s.sjd
     pcells, cell_bits, conflicts = g.pcells, g.cell_bits, g.conflicts
-    cover_start, cover, cover_bits = g.cover_start, g.cover, g.cover_bits
+    cover_bits = g.cover_bits
     face_start, face_bits, perm, inverse_image = g.face_start, g.face_bits, g.perm, g.inverse_image
     prefix, split_at = goal.prefix, goal.split_at
     by_blocks, sols, sol_syms, kids = out.by_blocks, out.sols, out.sol_syms, out.kids
@@ -245,7 +242,6 @@ def search(s, g, goal, out, budget):
             else:
                 cell[lv] = x
                 mv[lv] = UNSET
-                ch[lv] = UNSET
                 phase = NEXT
         else:
             x = cell[lv]
@@ -275,40 +271,47 @@ def search(s, g, goal, out, budget):
             y = fstack[fp[lv + 1]]
             forced[y >> 6] ^= ONE << np.uint64(y & 63)
         is_forced = (forced[x >> 6] >> np.uint64(x & 63)) & ONE != ZERO
-        c = ch[lv]
-        end = cover_start[x + 1]
+        # The next option: empty first unless x is forced, then the available placements
+        # covering x from `lo` up (none if lo < 0).
+        lo = -1
+        nxt = UNSET
         if lv < prefix.size:
             # A subproblem's forced level: its one move, if it is legal here.
             want = prefix[lv]
-            if c != UNSET:
-                c = end
-            elif want == EMPTY:
-                c = end if is_forced else EMPTY
+            if m == UNSET:
+                if want >= 0:
+                    lo = want
+                elif not is_forced:
+                    nxt = EMPTY
+        elif m == UNSET:
+            if is_forced:
+                lo = 0
             else:
-                c = cover_start[x]
-                while c < end and cover[c] != want:
-                    c += 1
-        elif c == UNSET:
-            c = cover_start[x] if is_forced else EMPTY
+                nxt = EMPTY
         else:
-            c = cover_start[x] if c == EMPTY else c + 1
-        # Find the next placement covering x that fits.
-        m = EMPTY
-        if c >= 0:
-            if blocks >= goal.max_blocks:
-                c = end
-            while c < end and (avail[cover[c] >> 6] >> np.uint64(cover[c] & 63)) & ONE == ZERO:
-                c += 1
-            if c == end:
-                # Level lv is exhausted: back up to level lv - 1.
-                mv[lv] = UNSET
-                lv -= 1
-                if lv < 0:
-                    status = DONE
+            lo = m + 1
+        if lo >= 0 and blocks < goal.max_blocks:
+            for w in range(pw):
+                word = avail[w] & cover_bits[x * pw + w]
+                shift = lo - w * 64
+                if shift >= 64:
+                    word = ZERO
+                elif shift > 0:
+                    word &= FULL << np.uint64(shift)
+                if word != ZERO:
+                    nxt = w * 64 + int(trailing_zeros(word))
                     break
-                continue
-            m = cover[c]
-        ch[lv] = c
+            if lv < prefix.size and nxt != prefix[lv]:
+                nxt = UNSET
+        if nxt == UNSET:
+            # Level lv is exhausted: back up to level lv - 1.
+            mv[lv] = UNSET
+            lv -= 1
+            if lv < 0:
+                status = DONE
+                break
+            continue
+        m = nxt
         mv[lv] = m
         visited += 1
         # Make the move: keep the counts for its undoing, decide its cells, then block the

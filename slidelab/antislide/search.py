@@ -144,8 +144,6 @@ def _geometry(tables: Tables) -> kernels.Geometry:
         cells.astype(np.int32),
         _bitsets(np.repeat(np.arange(placed), cells.shape[1]), cells.ravel(), placed, n).ravel(),
         np.bitwise_or.reduce(cover_bits[cells], axis=1).ravel(),
-        tables.cover_start.astype(np.int32),
-        tables.cover.astype(np.int32),
         cover_bits.ravel(),
         tables.face_start.astype(np.int32),
         _bitsets(
@@ -191,7 +189,6 @@ def _stacks(tables: Tables) -> kernels.Stacks:
         st=st,
         cell=np.zeros(n + 1, np.int32),
         mv=np.full(n + 1, kernels.UNSET, np.int32),
-        ch=np.full(n + 1, kernels.UNSET, np.int32),
         opt_at=np.full(n, kernels.UNSET, np.int32),
         counts=counts,
         saved=np.zeros((n + 1) * counts.size, np.uint64),
@@ -356,14 +353,15 @@ class _Run:
         """Knuth's estimate of the share of the tree explored: the position of the current path
         among the siblings at each level, as if every choice led to an equal subtree."""
         done, weight = 0.0, 1.0
-        start = self.tables.cover_start
+        start, cover = self.tables.cover_start, self.tables.cover
         for level in range(self.goal.prefix.size, int(self.state.st[kernels.L]) + 1):
             x = int(self.state.cell[level])
-            choice = int(self.state.ch[level])
-            if x < 0 or choice == kernels.UNSET:
+            move = int(self.state.mv[level])
+            if x < 0 or move == kernels.UNSET:
                 break
-            choices = int(start[x + 1] - start[x]) + 1  # every placement covering x, or empty
-            position = 0 if choice == kernels.EMPTY else int(choice - start[x]) + 1
+            covering = cover[start[x] : start[x + 1]]  # in increasing order
+            choices = len(covering) + 1  # every placement covering x, or empty
+            position = 0 if move == kernels.EMPTY else int(np.searchsorted(covering, move)) + 1
             done += weight * position / choices
             weight /= choices
         return min(done, 1.0)
