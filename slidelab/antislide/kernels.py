@@ -378,15 +378,20 @@ def search(s, g, goal, out, budget):
         for index in range(cp[lv], cp[lv + 1] + new_faces):
             if index < cp[lv + 1]:
                 f = cons[index]
-                touched = False
                 if m >= 0:
+                    # The brick fills it (it leaves), or it stays if it can still be filled.
+                    met = ZERO
+                    fillable = ZERO
                     for w in range(cw):
-                        if face_bits[f * cw + w] & cell_bits[m * cw + w] != ZERO:
-                            touched = True
-                    if touched:
-                        continue  # satisfied
-                else:
-                    touched = (face_bits[f * cw + (x >> 6)] >> np.uint64(x & 63)) & ONE != ZERO
+                        met |= face_bits[f * cw + w] & cell_bits[m * cw + w]
+                        fillable |= face_bits[f * cw + w] & cand[w]
+                    if met == ZERO and fillable == ZERO:
+                        ok = False
+                        break
+                    cons[k] = f
+                    k += int(met == ZERO)
+                    continue
+                touched = (face_bits[f * cw + (x >> 6)] >> np.uint64(x & 63)) & ONE != ZERO
                 if not touched:
                     fillable = ZERO
                     for w in range(cw):
