@@ -38,7 +38,10 @@ before and the packings come in the same order.
 Symcheck lists: `ssig[sp[lv]:sp[lv + 1]]` are the symmetries s whose image agrees
 so far with the moves before level lv, and `sjd[...]` how many levels agree
 (Knuth's section 40); a symmetric image that is lexicographically smaller rejects
-the partial packing, one that is larger drops s from the list.  The cell chosen at
+the partial packing, one that is larger drops s from the list.  `swait[...]` is the cell
+whose option the comparison waits for, the image under s of cell[sjd], or -1 while that
+level has not chosen its cell: most moves leave it undecided, and then the entry costs
+one look at `opt_at`.  The cell chosen at
 a level depends only on the moves above it, so within each class exactly one
 packing (the greedy least one along its own path) survives.
 
@@ -133,6 +136,7 @@ class Stacks(NamedTuple):
     sp: np.ndarray
     ssig: np.ndarray
     sjd: np.ndarray
+    swait: np.ndarray
 
 
 class Goal(NamedTuple):
@@ -167,7 +171,8 @@ def search(s, g, goal, out, budget):
     counts, undecided_cells, filled, forced = s.counts, s.undecided, s.filled, s.forced
     saved = s.saved
     avail, blocked, cand = s.avail, s.blocked, s.scratch
-    cp, cons, fp, fstack, sp, ssig, sjd = s.cp, s.cons, s.fp, s.fstack, s.sp, s.ssig, s.sjd
+    cp, cons, fp, fstack, sp = s.cp, s.cons, s.fp, s.fstack, s.sp
+    ssig, sjd, swait = s.ssig, s.sjd, s.swait
     pcells, cell_bits, conflicts = g.pcells, g.cell_bits, g.conflicts
     cover_bits = g.cover_bits
     face_start, face_bits, perm, inverse_image = g.face_start, g.face_bits, g.perm, g.inverse_image
@@ -449,9 +454,12 @@ def search(s, g, goal, out, budget):
         for e in range(sp[lv], sp[lv + 1]):
             sym = ssig[e]
             j = sjd[e]
+            y = swait[e]
             keep = True
             while j <= lv:
-                o = opt_at[perm[sym, cell[j]]]
+                if y < 0:
+                    y = perm[sym, cell[j]]
+                o = opt_at[y]
                 if o == UNSET:
                     break
                 if o >= 0:
@@ -463,11 +471,13 @@ def search(s, g, goal, out, budget):
                     keep = False
                     break
                 j += 1
+                y = -1
             if not ok:
                 break
             if keep:
                 ssig[kk] = sym
                 sjd[kk] = j
+                swait[kk] = y
                 kk += 1
         if not ok:
             continue

@@ -205,6 +205,7 @@ def _stacks(tables: Tables) -> kernels.Stacks:
         sp=sp,
         ssig=ssig,
         sjd=np.zeros((n + 2) * groups, np.int32),
+        swait=np.full((n + 2) * groups, -1, np.int32),
     )
 
 
