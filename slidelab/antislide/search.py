@@ -162,9 +162,10 @@ def _geometry(tables: Tables) -> kernels.Geometry:
 
 def _planes(tables: Tables) -> int:
     """Planes of the bit-sliced counts: enough for the most options of a cell (any
-    placement covering it, or empty)."""
+    placement covering it, or empty), and at least the 4 that the default brick needs,
+    so that smaller bricks share its compilations."""
     options = int(np.diff(tables.cover_start).max(initial=0)) + 1
-    return _power_of_two(options.bit_length())
+    return max(_power_of_two(options.bit_length()), 4)
 
 
 def _stacks(tables: Tables) -> kernels.Stacks:
