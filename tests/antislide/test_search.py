@@ -229,3 +229,21 @@ def test_agrees_with_brute_force_on_random_small_boxes(dims, brick):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(search, "INTERPRETED_CELLS", cells)
             assert drive(solve(Box(dims), brick)).by_blocks == expected
+
+
+def test_progress_fraction_grows_within_zero_and_one():
+    # the fraction reads each level's move as a place in its cell's sorted cover list
+    fractions = [e.fraction for e in solve(Box((4, 5, 5))) if isinstance(e, Progress)]
+    assert len(fractions) > 2
+    assert fractions == sorted(fractions)
+    assert fractions[0] >= 0 and fractions[-1] <= 1
+
+
+def test_boxes_of_65_to_128_cells_share_the_kernel_the_warm_up_compiles():
+    # the kernel is compiled once per number of words and planes (tuple lengths in Geometry)
+    def widths(dims):
+        geometry = search._geometry(Tables.build(Box(dims)))
+        return len(geometry.cell_words), len(geometry.placement_words), len(geometry.planes)
+
+    assert widths((4, 4, 5)) == widths((4, 5, 5)) == widths((5, 5, 5)) == (2, 4, 4)
+    assert widths((4, 4, 4)) == (1, 2, 4)
