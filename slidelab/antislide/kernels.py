@@ -41,9 +41,8 @@ so far with the moves before level lv, and `sjd[...]` how many levels agree
 the partial packing, one that is larger drops s from the list.  `swait[...]` is the cell
 whose option the comparison waits for, the image under s of cell[sjd], or -1 while that
 level has not chosen its cell: most moves leave it undecided, and then the entry costs
-one look at `opt_at`.  The cell chosen at
-a level depends only on the moves above it, so within each class exactly one
-packing (the greedy least one along its own path) survives.
+one look at `opt_at`.  The cell chosen at a level depends only on the moves above it, so
+within each class exactly one packing (the greedy least one along its own path) survives.
 
 Subproblems: the levels below `goal.prefix.size` are forced to the moves in the prefix
 (the search ends when it backs up past them), and when `goal.split_at` >= 0 the search
