@@ -38,7 +38,8 @@ the workplace, where the benchmarks measure slidelab alone."""
 
 def side_by_side(items: Sequence[str], runs: int = 3, jobs: str = "1,default") -> None:
     """Run `side_by_side.py` on each item and print its closing line (the ratio Knuth/slidelab),
-    or say why not; the `slidelab` timed is the one beside this Python (the project's .venv)."""
+    or say why not; the `slidelab` timed is the one beside this Python (the project's .venv),
+    set up first as `scripts/run` sets it up (kernels compiled, native solvers built)."""
     if not SIDE_BY_SIDE.exists():
         print(f"side by side: {SIDE_BY_SIDE} is not here; skipped")
         return
@@ -47,6 +48,15 @@ def side_by_side(items: Sequence[str], runs: int = 3, jobs: str = "1,default") -
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
     }
+    warm_up = subprocess.run(
+        [sys.executable, "-m", "slidelab.kernels_warmup"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )  # as scripts/run does after an install: numba's cache filled, the native solvers built
+    for line in warm_up.stderr.strip().splitlines():
+        print(f"side by side: {line}")
     print(f"side by side with Knuth's programs, load average {os.getloadavg()[0]:.2f}:")
     for item in items:
         done = subprocess.run(

@@ -76,3 +76,6 @@ class Family:
     kernels_from: tuple[str, ...] = ()
     """Other families whose kernels this family's runs call (polycube runs exact cover): a run
     started while kernels compile has them compiled first."""
+    kernels: str | None = None
+    """The module holding the family's kernels, which `slidelab.native_build` compiles ahead
+    of time once the warm-up has compiled them for their argument types."""

@@ -1,8 +1,10 @@
 """numba kernels compiled on first call, so that a command which runs none never loads numba.
 
-`kernel(**options)` marks a function of a kernels module.  Calling the marked function
-compiles it with `numba.njit(**options)` (or loads it from numba's cache), together with the
-other marked functions of its module, which it may call.  Its `python` attribute is the same
+`kernel(**options)` marks a function of a kernels module.  Calling the marked function runs
+the version compiled ahead of time for its argument types when `slidelab.native` has one
+(no numba at all); otherwise it compiles it with `numba.njit(**options)` (or loads it from
+numba's cache), together with the other marked functions of its module, which it may call.
+Its `python` attribute is the same
 function run by the interpreter, calling the interpreted versions of the others: one source,
 for work so small that importing numba and loading compiled code (about half a second) would
 cost more than the work itself.  numba's own intrinsics that kernels call are named here as
@@ -20,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from slidelab.kernel_cache import forget_unreadable_indexes
+from slidelab.native import functions
 
 _making = threading.Lock()
 """Held while a module's kernels get their versions, so two threads never do it twice."""
@@ -36,6 +39,11 @@ class Kernel:
         functools.update_wrapper(self, function)
 
     def __call__(self, *args: Any) -> Any:
+        """Run the function compiled ahead of time for these argument types if there is one
+        (`slidelab.native`), else numba's dispatcher."""
+        native = functions(self.function.__module__).find(self.function.__name__, args)
+        if native is not None:
+            return native(*args)
         return self.compiled(*args)
 
     @property
@@ -75,6 +83,14 @@ def _python_trailing_zeros(word: Any) -> int:
 
 trailing_zeros = Intrinsic("numba.cpython.unsafe.numbers", "trailing_zeros", _python_trailing_zeros)
 """The index of the lowest set bit of a nonzero integer."""
+
+
+def _python_popcount(word: Any) -> int:
+    return int(word).bit_count()
+
+
+popcount = Intrinsic("slidelab.intrinsics", "popcount", _python_popcount)
+"""The number of 1 bits of a uint64."""
 
 
 def kernel(**options: Any) -> Callable[[Callable[..., Any]], Kernel]:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from slidelab import registry
+from slidelab import native, registry
 from slidelab.family import Family
 from slidelab.runs import Progress
 
@@ -137,12 +137,40 @@ class WarmUpQueue:
         return self.done
 
 
+def native_modules(families: Iterable[Family] = registry.FAMILIES) -> list[str]:
+    """The kernels modules that `slidelab.native_build` compiles ahead of time."""
+    return [family.kernels for family in families if family.kernels]
+
+
+def build_native(modules: Sequence[str]) -> list[str]:
+    """Compile `modules` ahead of time (their kernels must have run) with a console progress
+    line; returns what stopped a build, one line per module that failed."""
+    from slidelab.native_build import NativeBuildError, build
+
+    failures = []
+    for done, module in enumerate(modules):
+        print(f"\rbuilding native solvers: {done}/{len(modules)} …", end="", flush=True)
+        try:
+            build(module)
+        except NativeBuildError as error:
+            failures.append(str(error).splitlines()[0])
+    if modules:
+        print(f"\rbuilding native solvers: {len(modules)}/{len(modules)} …", flush=True)
+    return failures
+
+
 def main() -> int:
-    """Run the whole warm-up with a console progress line (`compiling solvers: 3/11 …`)."""
-    queue = WarmUpQueue(warm_up_steps())
-    for event in queue.compiling():
-        end = "\n" if queue.finished else ""
-        print(f"\rcompiling solvers: {event.explored}/{queue.total} …", end=end, flush=True)
+    """Run the whole warm-up with a console progress line (`compiling solvers: 3/11 …`), then
+    build the native solvers from what it compiled; a build that fails leaves numba's kernels
+    in use, and says so."""
+    with native.switched_off():
+        queue = WarmUpQueue(warm_up_steps())
+        for event in queue.compiling():
+            end = "\n" if queue.finished else ""
+            print(f"\rcompiling solvers: {event.explored}/{queue.total} …", end=end, flush=True)
+        failures = build_native(native_modules())
+    for failure in failures:
+        print(f"{failure}; numba's kernels will run instead (slower to start)", file=sys.stderr)
     return 0
 
 

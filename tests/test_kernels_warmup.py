@@ -78,6 +78,7 @@ def test_an_empty_numba_cache_is_cold_and_a_filled_one_warm(tmp_path, monkeypatc
 def test_the_console_warm_up_prints_a_progress_line(monkeypatch, capsys):
     ran: list[str] = []
     monkeypatch.setattr(kernels_warmup, "warm_up_steps", lambda: _steps(ran, "a", "b"))
+    monkeypatch.setattr(kernels_warmup, "native_modules", lambda: [])
     assert kernels_warmup.main() == 0
     out = capsys.readouterr().out
     assert out == "\rcompiling solvers: 0/2 …\rcompiling solvers: 1/2 …\rcompiling solvers: 2/2 …\n"

@@ -39,5 +39,6 @@ FAMILY = Family(
         _matches, rank=10, expected="an antislide packing with a '# brick AxBxC' line"
     ),
     library=Library(ANTISLIDE, ".antislide"),
+    kernels="slidelab.antislide.kernels",
     warm_up=(_warm_up,),
 )

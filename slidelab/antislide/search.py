@@ -321,7 +321,7 @@ class _Run:
             self.tables.box.cell_count <= INTERPRETED_CELLS
             and self.state.st[kernels.NODES] < INTERPRETED_NODES
         )
-        search = kernels.search.python if interpreted else kernels.search.compiled
+        search = kernels.search.python if interpreted else kernels.search
         status = search(self.state, self.geometry, self.goal, self.out, self.budget)
         took = time.perf_counter() - tick
         self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))

@@ -32,5 +32,6 @@ FAMILY = Family(
         _matches, rank=20, expected="a dissection shape drawn with '.' and '*'"
     ),
     library=Library(DISSECTION, ".dots"),
+    kernels="slidelab.dissection.kernels",
     warm_up=(_warm_up,),
 )

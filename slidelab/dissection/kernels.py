@@ -65,9 +65,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from slidelab.kernel_cache import forget_unreadable_indexes
+from slidelab.kernels import kernel
 
 LV, PHASE, FOUND, COVERS, TUPLES, SEARCHES, STORED, LEFT, TIMES, PAIRS, KIDS, DEPTH = range(12)
 """Slots of `Tree.st`: level, phase, solutions, covering multisets, covering map tuples,
@@ -221,7 +220,7 @@ _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _popcount(word):
     """The number of 1 bits of a uint64."""
     word = word - ((word >> np.uint64(1)) & _M1)
@@ -230,7 +229,7 @@ def _popcount(word):
     return np.int64((word * _H01) >> np.uint64(56))
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _forced_cells(tree, tables):
     """tree.forced[k, i]: the source cells colour k must take when its orientation index is i."""
     choice, unique, forced = tree.choice, tree.unique, tree.forced
@@ -258,7 +257,7 @@ def _forced_cells(tree, tables):
                     forced[k, i, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _prematch(choice, tables, leaf):
     """Build the bigraph of the maps in `choice` and make every forced move.
 
@@ -347,7 +346,7 @@ def _prematch(choice, tables, leaf):
     return left
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _pair_off(left, d, leaf, most, st):
     """Settle the pairs among the unmatched cells, unless their choices multiply past `most`.
 
@@ -387,7 +386,7 @@ def _pair_off(left, d, leaf, most, st):
     return left
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _sole_partner(x, d, edge_s):
     """The target cell every edge of source cell x goes to, or -1 if they go to several."""
     y = -1
@@ -400,7 +399,7 @@ def _sole_partner(x, d, edge_s):
     return y
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _start_match(leaf, st):
     """Make the unmatched cells `_match`'s items and put it at its first node."""
     n = leaf.colour.size
@@ -418,7 +417,7 @@ def _start_match(leaf, st):
     leaf.item[0] = -1
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _fewest_options(leaf, left, d):
     """The unmatched cell with the fewest options left, sources first, then reading order
     (x, or n + y for a target cell), and that number of options."""
@@ -438,7 +437,7 @@ def _fewest_options(leaf, left, d):
     return best, least
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _next_option(leaf, item, after, d):
     """The first option of `item` after option `after` (x * d + k), or -1.
 
@@ -464,7 +463,7 @@ def _next_option(leaf, item, after, d):
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _take(leaf, x, k, d, change):
     """Match (change = -1) or unmatch (change = 1) source cell x in colour k: the options
     that compete with that edge leave (or come back to) their cells' counts."""
@@ -485,7 +484,7 @@ def _take(leaf, x, k, d, change):
         leaf.taken[y] = 1
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _walk(leaf, left, depth, d, budget):
     """Search matchings of the `left` cells in `leaf.free_s` and `leaf.free_t` from `depth`
     until one is complete (depth == left), the search is over or `budget` nodes are used.
@@ -524,7 +523,7 @@ def _walk(leaf, left, depth, d, budget):
     return DONE, 0, steps
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _match(tree, tables, leaf, out, mode, budget):
     """Search the matchings of the unmatched cells for about `budget` nodes, counting or
     storing each one.
@@ -554,7 +553,7 @@ def _match(tree, tables, leaf, out, mode, budget):
         depth -= 1
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _count_bits(leaf, d, limit):
     """The number of matchings of the unmatched cells (at most 64 of each shape), by a
     search on bitsets, or -1 if that takes more than `limit` nodes; and whether every
@@ -597,7 +596,7 @@ def _count_bits(leaf, d, limit):
     )
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _below(size):
     """The bitset of 0 .. size - 1 (size at most 64)."""
     if size == 0:
@@ -605,7 +604,7 @@ def _below(size):
     return (_ONE << np.uint64(size - 1)) | ((_ONE << np.uint64(size - 1)) - _ONE)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _count_leaf(tree, tables, bits, limit):
     """A count's leaf on one-word bitsets: the number of matchings of the graph of the d
     maps (`tree.rows[d]`, `tree.cols[d]`), or -1 if they take more than `limit` nodes;
@@ -667,7 +666,7 @@ def _count_leaf(tree, tables, bits, limit):
     return (ways * total if ways >= 0 else ways), False
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _colours(choice, tables, x, bit):
     """How many of the d maps send source cell x to the target cell of `bit`."""
     d = choice.size // 2
@@ -677,7 +676,7 @@ def _colours(choice, tables, x, bit):
     return ways
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _count_graph(bits, row_edges, col_edges, multi, rows, cols, limit):
     """The number of matchings of `rows` with `cols` in the graph of `row_edges` and
     `col_edges` (weighted by `bits.weight` where `multi` says), or -1 if that takes more
@@ -717,7 +716,7 @@ def _count_graph(bits, row_edges, col_edges, multi, rows, cols, limit):
     return total, pairs_only
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _count_part(bits, row_edges, col_edges, multi, rows, cols, limit):
     """The number of matchings of `rows` with `cols` (a connected part), and the nodes
     used, or -1 if that takes more than `limit` nodes.
@@ -786,13 +785,13 @@ def _count_part(bits, row_edges, col_edges, multi, rows, cols, limit):
         entering = False
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _lowest(word):
     """The index of the lowest 1 bit of a nonzero uint64."""
     return _popcount((word & (~word + np.uint64(1))) - np.uint64(1))
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _pieces_ok(choice, leaf, neighbours):
     """Whether every colour class is 4-connected and colours sharing a map are in order."""
     colour, first, size, mark, stack = leaf.colour, leaf.first, leaf.size, leaf.mark, leaf.stack
@@ -834,7 +833,7 @@ def _pieces_ok(choice, leaf, neighbours):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _expand(tree, tables, leaf, out, mode):
     """Count (and with `keep` store) the matching in `colour` with every choice for the pairs.
 
@@ -874,7 +873,7 @@ def _expand(tree, tables, leaf, out, mode):
             return
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _choices(lv, d, placements, group):
     """How many choices level lv has: placements, then orientation 0 only for colour 1
     (turning the whole source is a symmetry), then any orientation."""
@@ -885,7 +884,7 @@ def _choices(lv, d, placements, group):
     return group
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def search(tables, tree, leaf, out, mode, budget):
     """Advance the search by about `budget` steps; returns DONE, BUDGET_USED or BUFFER_FULL."""
     st, choice, prefix, kids = tree.st, tree.choice, tree.prefix, tree.kids
@@ -1061,14 +1060,14 @@ _END = np.frombuffer(b":\n", np.uint8)
 _DIGITS = np.frombuffer(b"0123456789abcdefg", np.uint8)
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _put(out, p, text):
     for j in range(text.size):
         out[p + j] = text[j]
     return p + text.size
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _put_number(out, p, value):
     length = 1
     rest = value // 10
@@ -1081,7 +1080,7 @@ def _put_number(out, p, value):
     return p + length
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def render(number, maps, source_colours, target_colours, template, source_at, target_at, out):
     """The seed's text of each solution of a batch, numbered from `number`, written into `out`.
 
@@ -1110,6 +1109,3 @@ def render(number, maps, source_colours, target_colours, template, source_at, ta
         for y in range(target_at.size):
             out[start + target_at[y]] = _DIGITS[target_colours[r, y]]
     return p
-
-
-forget_unreadable_indexes(list(globals().values()))

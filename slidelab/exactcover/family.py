@@ -15,5 +15,6 @@ FAMILY = Family(
     title="Exact cover",
     subcommand="dlx",
     register_cli=lazily("slidelab.exactcover.command", "register"),
+    kernels="slidelab.exactcover.kernels",
     warm_up=(partial(_warm_up_kind, False), partial(_warm_up_kind, True)),
 )

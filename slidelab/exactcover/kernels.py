@@ -34,11 +34,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
 
-from slidelab.kernel_cache import forget_unreadable_indexes
+from slidelab.kernels import kernel, popcount, trailing_zeros
 
 LEVEL, PC, NODES, COUNT, FILL, SOLS = range(6)
 """Indices into `regs`: level l, resume point, nodes, solutions, solution buffer use."""
@@ -50,14 +47,17 @@ ENTER, LEAVE, DONE = 0, 1, 2
 INFINITY = np.int64(1) << 62
 """A branching degree larger than any real one."""
 
-_C2, _C5, _C6, _C8, _VISIT = 0, 1, 2, 3, 4
-_M2, _M3, _M5, _M6, _M7, _M8, _M9 = 10, 11, 12, 13, 14, 15, 16
+_C2, _C5, _C6, _C8, _VISIT = map(np.int64, range(5))
+_M2, _M3, _M5, _M6, _M7, _M8, _M9 = map(np.int64, range(10, 17))
+"""The steps of the searches' state machines.  numpy integers, since numba types a global
+`int` as a literal, and a variable holding several literals types only when compiled just in
+time (`slidelab.native_build` compiles it ahead of time)."""
 
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _random_below(rng, n):
     """A pseudo-random integer in [0, n) from the xorshift64* generator whose state is rng[0]."""
     s = rng[0]
@@ -68,7 +68,7 @@ def _random_below(rng, n):
     return np.int64(((s * _MULTIPLIER) >> np.uint64(33)) % np.uint64(n))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _hide(p, top, ulink, dlink, color, length):
     """hide'(p): take the other nodes of p's option out of their item lists."""
     q = p + 1
@@ -87,7 +87,7 @@ def _hide(p, top, ulink, dlink, color, length):
             q += 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _unhide(p, top, ulink, dlink, color, length):
     """unhide'(p): put back what hide'(p) took out, in reverse order."""
     q = p - 1
@@ -106,7 +106,7 @@ def _unhide(p, top, ulink, dlink, color, length):
             q -= 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _cover(i, top, ulink, dlink, color, length, llink, rlink):
     """cover'(i): hide every option of item i and take i out of the active list."""
     p = dlink[i]
@@ -119,7 +119,7 @@ def _cover(i, top, ulink, dlink, color, length, llink, rlink):
     llink[right] = left
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _uncover(i, top, ulink, dlink, color, length, llink, rlink):
     """uncover'(i): undo cover'(i)."""
     left = llink[i]
@@ -132,7 +132,7 @@ def _uncover(i, top, ulink, dlink, color, length, llink, rlink):
         p = ulink[p]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _purify(p, top, ulink, dlink, color, length):
     """purify(p): hide the options that give p's item another colour; mark the agreeing ones."""
     c = color[p]
@@ -147,7 +147,7 @@ def _purify(p, top, ulink, dlink, color, length):
         q = dlink[q]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _unpurify(p, top, ulink, dlink, color, length):
     """unpurify(p): undo purify(p)."""
     c = color[p]
@@ -161,7 +161,7 @@ def _unpurify(p, top, ulink, dlink, color, length):
         q = ulink[q]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _commit(p, j, top, ulink, dlink, color, length, llink, rlink):
     """commit(p, j) for a secondary item j of a chosen option."""
     if color[p] == 0:
@@ -170,7 +170,7 @@ def _commit(p, j, top, ulink, dlink, color, length, llink, rlink):
         _purify(p, top, ulink, dlink, color, length)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _uncommit(p, j, top, ulink, dlink, color, length, llink, rlink):
     """uncommit(p, j): undo commit(p, j)."""
     if color[p] == 0:
@@ -179,7 +179,7 @@ def _uncommit(p, j, top, ulink, dlink, color, length, llink, rlink):
         _unpurify(p, top, ulink, dlink, color, length)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _visit(x, level, n_items, top, sol_opts, sol_ends, regs):
     """Append the options x_0..x_{l-1} (null choices left out) to the solution buffer."""
     fill = regs[FILL]
@@ -195,12 +195,12 @@ def _visit(x, level, n_items, top, sol_opts, sol_ends, regs):
     regs[FILL] = fill
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _buffer_full(x, regs, sol_opts, sol_ends):
     return regs[SOLS] >= sol_ends.size or regs[FILL] + x.size > sol_opts.size
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _tweak(xl, i, hide, top, ulink, dlink, color, length):
     """tweak(x_l, i) (or tweak' without `hide`): take x_l, the top option of i, out of the game."""
     if hide:
@@ -211,7 +211,7 @@ def _tweak(xl, i, hide, top, ulink, dlink, color, length):
     length[i] -= 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _untweak(a, i, unhide, top, ulink, dlink, color, length):
     """untweak(l) (or untweak' without `unhide`): restore the options tweaked from FT_l = a on."""
     xx = a
@@ -257,7 +257,7 @@ class LinksArrays(NamedTuple):
     """State of the kernels' random-number generator (used by seeded runs)."""
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def search_m(a, randomize, n_items, n_primary, listing, sol_opts, sol_ends, limit, budget):
     """Algorithm M (exact cover with multiplicities and colours) for at most `budget` nodes.
 
@@ -433,7 +433,7 @@ def search_m(a, randomize, n_items, n_primary, listing, sol_opts, sol_ends, limi
     regs[NODES] = nodes
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def prune(
     top, ulink, dlink, color, length, llink, rlink, n_primary, first, alive, start, budget
 ):  # fmt: skip
@@ -497,26 +497,6 @@ def prune(
     return k, removed
 
 
-@intrinsic
-def _popcount(typingctx, word):
-    """The number of 1 bits in a uint64 (LLVM's ctpop: one instruction where the CPU has it)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.uint64(types.uint64), codegen
-
-
-@intrinsic
-def _lowest_bit(typingctx, word):
-    """The index of the lowest 1 bit of a nonzero uint64 (LLVM's cttz)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return types.uint64(types.uint64), codegen
-
-
 class BitsArrays(NamedTuple):
     """The tables and the choice stack of `search_bits`, handed to it as one argument.
 
@@ -554,7 +534,7 @@ class BitsArrays(NamedTuple):
     """State of the random-number generator (used by seeded runs)."""
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _next_option(a, level, i, start):
     """The first option >= start that is still live at `level` and contains item i, or -1.
 
@@ -571,16 +551,16 @@ def _next_option(a, level, i, start):
             if s == a.item_words.shape[1]:
                 return -1
             both = a.live_words[level, s] & a.item_words[i, s]
-        v = (s << 6) + np.int64(_lowest_bit(both))
+        v = (s << 6) + np.int64(trailing_zeros(both))
         both &= both - np.uint64(1)
         word = a.live[level, v] & a.item_opts[i, v]
         if v == w:
             word &= _ALL << np.uint64(start & 63)
         if word != 0:
-            return (v << 6) + np.int64(_lowest_bit(word))
+            return (v << 6) + np.int64(trailing_zeros(word))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _live_length(a, level, i, theta):
     """LEN(i) at `level`, or some number above theta once it is known to be above it.
 
@@ -590,15 +570,15 @@ def _live_length(a, level, i, theta):
     for s in range(a.item_words.shape[1]):
         both = a.live_words[level, s] & a.item_words[i, s]
         while both != 0:
-            w = (s << 6) + np.int64(_lowest_bit(both))
+            w = (s << 6) + np.int64(trailing_zeros(both))
             both &= both - np.uint64(1)
-            lam += np.int64(_popcount(a.live[level, w] & a.item_opts[i, w]))
+            lam += np.int64(popcount(a.live[level, w] & a.item_opts[i, w]))
             if lam > theta:
                 return lam
     return lam
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _choose_item(a, level, randomize, n_primary):
     """C3: (LEN, item) of the uncovered primary item with the fewest live options, the
     leftmost of several (or one of them at random); LEN is INFINITY when all are covered."""
@@ -608,7 +588,7 @@ def _choose_item(a, level, randomize, n_primary):
     for v in range(a.covered.shape[1]):
         open_items = ~a.covered[level, v]
         while open_items != 0:
-            p = (v << 6) + np.int64(_lowest_bit(open_items)) + 1
+            p = (v << 6) + np.int64(trailing_zeros(open_items)) + 1
             open_items &= open_items - np.uint64(1)
             if p > n_primary:
                 break
@@ -628,7 +608,7 @@ def _choose_item(a, level, randomize, n_primary):
     return theta, best
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _take_option(a, level, xl):
     """Level l + 1 after x_l: the live options less those in conflict with x_l, the items
     x_l covers added to the covered ones.  Only the live words of level l are computed: the
@@ -638,7 +618,7 @@ def _take_option(a, level, xl):
         summary = np.uint64(0)
         words = a.live_words[level, s]
         while words != 0:
-            bit = _lowest_bit(words)
+            bit = trailing_zeros(words)
             words &= words - np.uint64(1)
             w = (s << 6) + np.int64(bit)
             word = a.live[level, w] & ~a.conflict[xl, w]
@@ -650,7 +630,7 @@ def _take_option(a, level, xl):
         a.covered[level + 1, v] = a.covered[level, v] | a.option_cover[xl, v]
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def search_bits(a, randomize, n_primary, listing, sol_opts, sol_ends, limit, budget):
     """Algorithm C (exactly-once items, colours) on bitsets; stops as `search_m` does.
 
@@ -728,7 +708,7 @@ def search_bits(a, randomize, n_primary, listing, sol_opts, sol_ends, limit, bud
     regs[NODES] = nodes
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def link_nodes(nodes, top, ulink, dlink, length, last, start, stop):
     """Append `nodes[start:stop]` to the bottom of their items' vertical lists.
 
@@ -741,7 +721,7 @@ def link_nodes(nodes, top, ulink, dlink, length, last, start, stop):
         _append(node, top[node], ulink, dlink, length, last)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _append(node, item, ulink, dlink, length, last):
     """Put `node` at the bottom of `item`'s list (see `link_nodes`)."""
     above = last[item]
@@ -751,7 +731,7 @@ def _append(node, item, ulink, dlink, length, last):
     length[item] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def lay_out_options(
     starts, items, colours, alive, n, top, color, ulink, dlink, length, last, linking, first, stop
 ):  # fmt: skip
@@ -828,7 +808,7 @@ _BEFORE, _AFTER = 0, 3
 """Columns of `CellsArrays.frame` where a level's two saves begin."""
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _deactivate(a, j, n_primary, regs):
     """Take item j out of the active items (swapped with the last active one of its kind)."""
     if j <= n_primary:
@@ -845,7 +825,7 @@ def _deactivate(a, j, n_primary, regs):
     a.where[other] = p
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _hide_cells(a, e, regs):
     """hide(o) for the option o of entry e: o leaves the sets of its other items (each of its
     cells swapped with the last live cell of the set, which then shrinks; the item goes on
@@ -869,7 +849,7 @@ def _hide_cells(a, e, regs):
     regs[TRAIL] = t
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _cover_cells(a, j, colour, n_primary, regs):
     """cover(j) (colour 0) or purify(j) for a colour: j stops being active, and the options
     of its set (of another colour, when purifying) leave every other item."""
@@ -881,7 +861,7 @@ def _cover_cells(a, j, colour, n_primary, regs):
             _hide_cells(a, e, regs)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _save(a, level, column, regs):
     """Note the trail's height and the active counts in row `level` of the frame."""
     a.frame[level, column] = regs[TRAIL]
@@ -889,7 +869,7 @@ def _save(a, level, column, regs):
     a.frame[level, column + 2] = regs[ACTIVE_S]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _restore(a, level, column, regs):
     """Undo everything since `_save(a, level, column, regs)`: grow back the sets on the trail
     above the height saved, and put back the active counts."""
@@ -903,7 +883,7 @@ def _restore(a, level, column, regs):
     regs[ACTIVE_S] = a.frame[level, column + 2]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _choose_cell_item(a, randomize, regs):
     """C3: (size, item) of the active primary item with the fewest options, the one with the
     smallest number of several (as the leftmost in Knuth's list), or one at random."""
@@ -924,7 +904,7 @@ def _choose_cell_item(a, randomize, regs):
     return theta, best
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _sort_set(a, i):
     """Put item i's live cells in the order of their options (insertion sort; short sets)."""
     start = a.base[i]
@@ -939,7 +919,7 @@ def _sort_set(a, i):
         a.loc[e] = q
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def search_cells(a, randomize, n_primary, listing, sol_opts, sol_ends, limit, budget):
     """Algorithm C (exactly-once items, colours) on sparse sets, Knuth's dancing cells; stops
     as `search_m` does.
@@ -1035,6 +1015,3 @@ def search_cells(a, randomize, n_primary, listing, sol_opts, sol_ends, limit, bu
                 break
     regs[LEVEL] = level
     regs[NODES] = nodes
-
-
-forget_unreadable_indexes(list(globals().values()))

@@ -44,10 +44,8 @@ class Tables:
     def encode(self, placements: tuple[Placement, ...]) -> np.ndarray:
         """Pack a configuration (its placements must match the start's piece counts)."""
         cols = self.puzzle.cols
-        anchors = np.array(
-            sorted((self.kind_names.index(p.kind), p.row * cols + p.col) for p in placements),
-            dtype=np.int64,
-        )[:, 1]
+        ordered = sorted((self.kind_names.index(p.kind), p.row * cols + p.col) for p in placements)
+        anchors = np.array([cell for _, cell in ordered], dtype=np.int64)
         key = np.empty(self.words, np.uint64)
         kernels.pack(self.board, anchors, key)
         return key

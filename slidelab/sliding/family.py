@@ -39,6 +39,7 @@ FAMILY = Family(
         _matches, rank=30, expected="a sliding-block puzzle, whose first line is 'ROWS x COLUMNS'"
     ),
     library=Library(SLIDING, ".slide"),
+    kernels="slidelab.sliding.kernels",
     warm_up=(
         lazily("slidelab.sliding.search", "warm_up_tables"),
         *(partial(_warm_up_style, n) for n in range(STYLES)),

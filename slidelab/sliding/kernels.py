@@ -34,10 +34,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from slidelab.kernel_cache import forget_unreadable_indexes
+from slidelab.kernels import kernel, trailing_zeros
 
 
 class Board(NamedTuple):
@@ -143,7 +141,7 @@ _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 _ONE = np.uint64(1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _hash(keys, row):
     """Hash of the code keys[row] (rows, not views: a view costs reference counting)."""
     h = np.uint64(0x632BE59BD9B4E019)
@@ -153,13 +151,13 @@ def _hash(keys, row):
     return h ^ (h >> np.uint64(29))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _lowest_bit(bits):
     """Index of the lowest set bit of a nonzero uint64."""
     return np.int64(trailing_zeros(bits))
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def pack(board, anchors, out):
     """Code the anchor cells (pieces in order, sorted within each kind) into `out`."""
     for w in range(out.size):
@@ -175,7 +173,7 @@ def pack(board, anchors, out):
             out[g >> 6] |= np.uint64(pos) << np.uint64(g & 63)
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def unpack(board, key, out):
     """Decode the anchor cells of `key` into `out`."""
     _decode(
@@ -190,7 +188,7 @@ def unpack(board, key, out):
     )
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, row, out):
     """Decode the anchor cells of `states[row]` into `out`, in piece order."""
     for k in range(mask_base.size):
@@ -214,7 +212,7 @@ def _decode(kind_first, mask_base, field_bits, field_at, cell_at, states, row, o
                 bits = states[row, w]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _same(states, index, keys, row):
     for w in range(keys.shape[1]):
         if states[index, w] != keys[row, w]:
@@ -222,7 +220,7 @@ def _same(states, index, keys, row):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _probe(table, states, keys, row, slot):
     """Probe the table for keys[row] from `slot`: (its slot, True), or (the empty slot,
     False)."""
@@ -236,7 +234,7 @@ def _probe(table, states, keys, row, slot):
         slot = (slot + 1) & mask
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def rebuild(space):
     """Fill the (cleared) table with the states from counts[FLOOR] on."""
     table = space.table
@@ -252,7 +250,7 @@ def rebuild(space):
     counts[FILL] = counts[N] - counts[FLOOR]
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def first_match(states, lo, hi, keys):
     """The first index in lo..hi whose state is a row of `keys`, or -1."""
     size = 1
@@ -274,7 +272,7 @@ def first_match(states, lo, hi, keys):
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _fits(board, occ, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, to):
     """Whether the pieces lo..hi of a moving set (vertices `mask`; anchored at padded cells
     set_at[lo:hi], their kinds' edge lists in `board` from set_edges[lo:hi]), shifted by
@@ -299,7 +297,7 @@ def _fits(board, occ, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, 
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _blocking(occ, width, across, across_anc, down, down_anc):
     """Who blocks whom on a shift right (`across`) and down (`down`), closed transitively
     where `_superpieces` reads it (see `_close`).
@@ -331,7 +329,7 @@ def _blocking(occ, width, across, across_anc, down, down_anc):
     _close(down, down_anc)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _reach(rel, start):
     """Every vertex `start` reaches in `rel` (rows of direct arcs, each holding its vertex)."""
     seen = rel[start]
@@ -343,7 +341,7 @@ def _reach(rel, start):
     return seen
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _close(desc, anc):
     """Close the relation `desc` (and its reverse `anc`) as far as `_superpieces` reads it.
 
@@ -362,7 +360,7 @@ def _close(desc, anc):
     _close_free(desc, anc, ~(reached & reaching) & ~(~_ONE << np.uint64(desc.size - 1)))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _close_free(desc, anc, free):
     """Warshall's algorithm on the rows of the `free` vertices, through them only."""
     ks = free
@@ -382,13 +380,13 @@ def _close_free(desc, anc, free):
             rest &= rest - _ONE
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _shifted(bits, step):
     """A bitboard moved by `step` cells (either sign)."""
     return bits << np.uint64(step) if step >= 0 else bits >> np.uint64(-step)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, inline="always")
 def _flood(hit, cells, piece_bits, multi, step):
     """`hit` grown by every piece cell from which a step of `step` enters it, repeatedly,
     with the whole piece (`multi`: the pieces of several cells)."""
@@ -402,7 +400,7 @@ def _flood(hit, cells, piece_bits, multi, step):
         hit |= new
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _blocking_bits(occ, piece_bits, cells, walls, multi, step, desc, anc):
     """`_blocking` for a shift by `step` (1 or the padded width) on bitboards (`cells`: those
     of every piece), directly closed as `_close` closes it: the walls' rows from two floods
@@ -439,7 +437,7 @@ def _blocking_bits(occ, piece_bits, cells, walls, multi, step, desc, anc):
     _close_free(desc, anc, free)
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _superpieces(desc, anc, forward, inc_stack, exc_stack, masks, dirs_out, count):
     """Append to `masks` every set of pieces that can step in direction `forward` or back
     (direction forward + 1), and that direction to `dirs_out`.
@@ -486,7 +484,7 @@ def _superpieces(desc, anc, forward, inc_stack, exc_stack, masks, dirs_out, coun
     return count
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _touch(table, states, pending, count, slots):
     """Put the home slot of each pending configuration in `slots`, loading each once.
 
@@ -505,7 +503,7 @@ def _touch(table, states, pending, count, slots):
     slots[count] = np.int64(touched & _ONE)  # keeps the touching loads alive
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _flush(space, pending, count, slots):
     """Insert the pending configurations in order; returns the index of the first that
     did not fit, or -1."""
@@ -528,7 +526,7 @@ def _flush(space, pending, count, slots):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
     """Append the pending configurations that the table lacks to `sifted`, in order.
 
@@ -555,7 +553,7 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
     return n_out, -1
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def insert_all(space, keys):
     """Insert every row of `keys` that is new, in order, as `expand` would have; returns the
     index of the first that did not fit, or -1."""
@@ -568,7 +566,7 @@ def insert_all(space, keys):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
     """List the pieces that may move alone, found from the empty cells next to them.
 
@@ -596,7 +594,7 @@ def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
     return count
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def _resort(board, keys, row, buf, anchors, k):
     """Rewrite the fields of kind k in keys[row] from `buf` (sorted here), then reset `buf`."""
     lo = board.kind_first[k]
@@ -617,7 +615,7 @@ def _resort(board, keys, row, buf, anchors, k):
         buf[i] = anchors[i]
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     """Expand parents lo.. (at most `budget` of them, stopping at hi).
 
@@ -869,7 +867,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     return parent, (RANGE_DONE if parent >= hi else BUDGET_USED), rows
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def goal_scan(board, states, lo, hi, goal, first_only):
     """Find configurations in lo..hi that meet the `goal` (a `GoalTest`).
 
@@ -920,6 +918,3 @@ def goal_scan(board, states, lo, hi, goal, first_only):
                 if first_only:
                     break
     return first, count
-
-
-forget_unreadable_indexes(list(globals().values()))
