@@ -239,11 +239,12 @@ def test_progress_fraction_grows_within_zero_and_one():
     assert fractions[0] >= 0 and fractions[-1] <= 1
 
 
-def test_boxes_of_65_to_128_cells_share_the_kernel_the_warm_up_compiles():
+def test_boxes_up_to_5x5x5_share_the_kernel_the_warm_up_compiles():
     # the kernel is compiled once per number of words and planes (tuple lengths in Geometry)
-    def widths(dims):
-        geometry = search._geometry(Tables.build(Box(dims)))
+    def widths(dims, brick=model.DEFAULT_BRICK):
+        geometry = search._geometry(Tables.build(Box(dims), brick))
         return len(geometry.cell_words), len(geometry.placement_words), len(geometry.planes)
 
-    assert widths((4, 4, 5)) == widths((4, 5, 5)) == widths((5, 5, 5)) == (2, 4, 4)
-    assert widths((4, 4, 4)) == (1, 2, 4)
+    boxes = [(2, 2, 2), (3, 3, 3), (4, 4, 4), (4, 4, 5), (4, 5, 5), (5, 5, 5)]
+    assert {widths(dims) for dims in boxes} == {(2, 4, 4)}
+    assert widths((1, 2, 66), (1, 1, 33)) == (4, 4, 8)  # 132 cells, up to 34 options a cell
