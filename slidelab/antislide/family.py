@@ -13,7 +13,8 @@ _BRICK_LINE = re.compile(r"^\s*#\s*brick\s+\d+\s*x\s*\d+\s*x\s*\d+\s*$", re.MULT
 
 def _warm_up() -> None:
     """One search of a 4 x 4 x 4 box compiles the search kernel (smaller boxes run it in the
-    interpreter)."""
+    interpreter) for every box of up to 128 cells with the default brick, 5 x 5 x 5 among
+    them: the kernel is given at least as many words and planes as theirs."""
     from slidelab.antislide.model import Box
     from slidelab.antislide.search import solve
 

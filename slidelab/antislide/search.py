@@ -107,45 +107,75 @@ class AntislideResult:
         return max((b for b in self.by_blocks if b > 0), default=None)
 
 
-def _bitsets(rows: np.ndarray, members: np.ndarray, count: int, universe: int) -> np.ndarray:
+LEAST_CELL_WORDS, LEAST_PLACEMENT_WORDS, LEAST_PLANES = 2, 4, 4
+"""The fewest words of a cell set and of a placement set, and the fewest count planes, the
+kernel is given: those of 4x4x5 to 5x5x5 with the default brick, so that every box of up
+to 128 cells and 256 placements runs the one compiled kernel the warm-up compiles (and
+`slidelab.native` builds ahead of time); smaller boxes take a word of zeros more."""
+
+
+def _power_of_two(n: int, least: int) -> int:
+    """The least power of two at least n and `least` (a power of two): the kernel is compiled
+    for each number of words and planes it meets, so rounding them up keeps those few."""
+    return max(1 << max(n - 1, 0).bit_length(), least)
+
+
+def _cell_words(n: int) -> int:
+    """Words of a set of n cells."""
+    return _power_of_two(-(-n // 64), LEAST_CELL_WORDS)
+
+
+def _placement_words(placed: int) -> int:
+    """Words of a set of `placed` placements."""
+    return _power_of_two(-(-placed // 64), LEAST_PLACEMENT_WORDS)
+
+
+def _bitsets(rows: np.ndarray, members: np.ndarray, count: int, words: int) -> np.ndarray:
     """(count, words) uint64 bitboards: row r holds the members m of every pair (r, m)."""
-    sets = np.zeros((count, max(-(-universe // 64), 1)), np.uint64)
+    sets = np.zeros((count, words), np.uint64)
     bits = np.left_shift(np.uint64(1), (members & 63).astype(np.uint64))
     np.bitwise_or.at(sets, (rows, members >> 6), bits)
     return sets
 
 
-def _bitset(members: np.ndarray, universe: int) -> np.ndarray:
+def _bitset(members: np.ndarray, words: int) -> np.ndarray:
     """One bitboard (a row of uint64 words) holding `members`."""
-    row: np.ndarray = _bitsets(np.zeros(len(members), np.int64), members, 1, universe)[0]
+    row: np.ndarray = _bitsets(np.zeros(len(members), np.int64), members, 1, words)[0]
     return row
 
 
 def _geometry(tables: Tables) -> kernels.Geometry:
     """The kernel's view of `tables`: small integers and bitboards."""
     n, placed = tables.box.cell_count, len(tables.placements)
+    cw, pw = _cell_words(n), _placement_words(placed)
     cells = tables.cells
     faces = len(tables.face_cells_start) - 1
-    cover_bits = _bitsets(
-        np.repeat(np.arange(n), np.diff(tables.cover_start)), tables.cover, n, placed
-    )
+    cover_bits = _bitsets(np.repeat(np.arange(n), np.diff(tables.cover_start)), tables.cover, n, pw)
     return kernels.Geometry(
         cells.astype(np.int32),
-        _bitsets(np.repeat(np.arange(placed), cells.shape[1]), cells.ravel(), placed, n).ravel(),
+        _bitsets(np.repeat(np.arange(placed), cells.shape[1]), cells.ravel(), placed, cw).ravel(),
         np.bitwise_or.reduce(cover_bits[cells], axis=1).ravel(),
-        tables.cover_start.astype(np.int32),
-        tables.cover.astype(np.int32),
         cover_bits.ravel(),
         tables.face_start.astype(np.int32),
         _bitsets(
             np.repeat(np.arange(faces), np.diff(tables.face_cells_start)),
             tables.face_cells,
             faces,
-            n,
+            cw,
         ).ravel(),
         tables.perm.astype(np.int32),
         tables.inverse_image.astype(np.int32),
+        (0,) * cw,
+        (0,) * pw,
+        (0,) * _planes(tables),
     )
+
+
+def _planes(tables: Tables) -> int:
+    """Planes of the bit-sliced counts: enough for the most options of a cell (any
+    placement covering it, or empty)."""
+    options = int(np.diff(tables.cover_start).max(initial=0)) + 1
+    return _power_of_two(options.bit_length(), LEAST_PLANES)
 
 
 def _stacks(tables: Tables) -> kernels.Stacks:
@@ -156,29 +186,29 @@ def _stacks(tables: Tables) -> kernels.Stacks:
     faces_per_brick = max(np.diff(tables.face_start).max(initial=0), 1)
     pending = faces_per_brick * (n // tables.cells.shape[1] + 1)
     options = np.diff(tables.cover_start) + 1  # any placement, or empty
-    planes = int(options.max(initial=1)).bit_length()
-    counts = np.concatenate([_bitset(np.flatnonzero((options >> k) & 1), n) for k in range(planes)])
+    cell_words = _cell_words(n)
+    counts = np.concatenate(
+        [_bitset(np.flatnonzero((options >> k) & 1), cell_words) for k in range(_planes(tables))]
+    )
     st = np.zeros(7, np.int64)
     st[kernels.UNDECIDED] = n
     sp = np.zeros(n + 3, np.int32)
     sp[1] = groups - 1
     ssig = np.zeros((n + 2) * groups, np.int32)
     ssig[: groups - 1] = np.arange(1, groups)
-    cell_words = max(-(-n // 64), 1)
     return kernels.Stacks(
         st=st,
         cell=np.zeros(n + 1, np.int32),
         mv=np.full(n + 1, kernels.UNSET, np.int32),
-        ch=np.full(n + 1, kernels.UNSET, np.int32),
         opt_at=np.full(n, kernels.UNSET, np.int32),
         counts=counts,
         saved=np.zeros((n + 1) * counts.size, np.uint64),
-        undecided=_bitset(np.arange(n), n),
+        undecided=_bitset(np.arange(n), cell_words),
         filled=np.zeros(cell_words, np.uint64),
         forced=np.zeros(cell_words, np.uint64),
         scratch=np.zeros(cell_words, np.uint64),
-        avail=_bitset(np.arange(placed), placed),
-        blocked=np.zeros((n + 1) * max(-(-placed // 64), 1), np.uint64),
+        avail=_bitset(np.arange(placed), _placement_words(placed)),
+        blocked=np.zeros((n + 1) * _placement_words(placed), np.uint64),
         cp=np.zeros(n + 3, np.int32),
         cons=np.zeros((n + 2) * pending, np.int32),
         fp=np.zeros(n + 3, np.int32),
@@ -186,6 +216,7 @@ def _stacks(tables: Tables) -> kernels.Stacks:
         sp=sp,
         ssig=ssig,
         sjd=np.zeros((n + 2) * groups, np.int32),
+        swait=np.full((n + 2) * groups, -1, np.int32),
     )
 
 
@@ -334,14 +365,15 @@ class _Run:
         """Knuth's estimate of the share of the tree explored: the position of the current path
         among the siblings at each level, as if every choice led to an equal subtree."""
         done, weight = 0.0, 1.0
-        start = self.tables.cover_start
+        start, cover = self.tables.cover_start, self.tables.cover
         for level in range(self.goal.prefix.size, int(self.state.st[kernels.L]) + 1):
             x = int(self.state.cell[level])
-            choice = int(self.state.ch[level])
-            if x < 0 or choice == kernels.UNSET:
+            move = int(self.state.mv[level])
+            if x < 0 or move == kernels.UNSET:
                 break
-            choices = int(start[x + 1] - start[x]) + 1  # every placement covering x, or empty
-            position = 0 if choice == kernels.EMPTY else int(choice - start[x]) + 1
+            covering = cover[start[x] : start[x + 1]]  # in increasing order
+            choices = len(covering) + 1  # every placement covering x, or empty
+            position = 0 if move == kernels.EMPTY else int(np.searchsorted(covering, move)) + 1
             done += weight * position / choices
             weight /= choices
         return min(done, 1.0)

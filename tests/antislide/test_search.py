@@ -229,3 +229,22 @@ def test_agrees_with_brute_force_on_random_small_boxes(dims, brick):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(search, "INTERPRETED_CELLS", cells)
             assert drive(solve(Box(dims), brick)).by_blocks == expected
+
+
+def test_progress_fraction_grows_within_zero_and_one():
+    # the fraction reads each level's move as a place in its cell's sorted cover list
+    fractions = [e.fraction for e in solve(Box((4, 5, 5))) if isinstance(e, Progress)]
+    assert len(fractions) > 2
+    assert fractions == sorted(fractions)
+    assert fractions[0] >= 0 and fractions[-1] <= 1
+
+
+def test_boxes_up_to_5x5x5_share_the_kernel_the_warm_up_compiles():
+    # the kernel is compiled once per number of words and planes (tuple lengths in Geometry)
+    def widths(dims, brick=model.DEFAULT_BRICK):
+        geometry = search._geometry(Tables.build(Box(dims), brick))
+        return len(geometry.cell_words), len(geometry.placement_words), len(geometry.planes)
+
+    boxes = [(2, 2, 2), (3, 3, 3), (4, 4, 4), (4, 4, 5), (4, 5, 5), (5, 5, 5)]
+    assert {widths(dims) for dims in boxes} == {(2, 4, 4)}
+    assert widths((1, 2, 66), (1, 1, 33)) == (4, 4, 8)  # 132 cells, up to 34 options a cell
