@@ -82,7 +82,7 @@ IGNORED_OPTIONS = {"cache", "inline"}
 """Options with no meaning for an exported function."""
 
 
-def _flags_wanted(module_name: str, kernels: Iterable[Kernel]) -> dict[str, Any]:
+def export_flags(module_name: str, kernels: Iterable[Kernel]) -> dict[str, Any]:
     """The compiler flags the options of `kernels` ask for, the same for all of them."""
     wanted = set()
     for marked in kernels:
@@ -111,7 +111,7 @@ def _entry_flags(module_name: str, kernels: Iterable[Kernel]) -> Iterator[None]:
     Python way; kernels called from the exports keep their own options.  The flags are set
     by a subclass put in pycc's place while it compiles.
     """
-    settings = _flags_wanted(module_name, kernels)
+    settings = export_flags(module_name, kernels)
     from numba.pycc import compiler as pycc_compiler
 
     default = pycc_compiler.Flags

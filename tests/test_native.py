@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from slidelab import native
+from slidelab import kernels_warmup, native, native_build
+from slidelab.kernels import Kernel
 from slidelab.kernels_warmup import native_modules
-from slidelab.native_build import NativeBuildError, build, type_key
+from slidelab.native_build import NativeBuildError, build, export_flags, type_key
 
 DATA = Path(__file__).parents[1] / "resources" / "puzzles"
 
@@ -113,6 +114,50 @@ def test_a_module_whose_kernels_never_ran_is_not_built(tmp_path, monkeypatch):
     native.digest.cache_clear()
 
 
+def _marked(name: str, **options: object) -> Kernel:
+    def function() -> None:
+        """A kernel with these options."""
+
+    function.__name__ = name
+    return Kernel(function, options)
+
+
+def test_exports_get_their_kernels_nogil_and_error_model():
+    kernels = [
+        _marked("a", cache=True, nogil=True, error_model="numpy"),
+        _marked("b", nogil=True, error_model="numpy"),
+    ]
+    assert export_flags("m", kernels) == {"release_gil": True, "error_model": "numpy"}
+
+
+def test_kernels_asking_for_flags_pycc_cannot_give_are_not_built():
+    with pytest.raises(NativeBuildError) as raised:
+        export_flags("m", [_marked("fast", nogil=True, fastmath=True)])
+    assert str(raised.value) == (
+        "cannot compile m ahead of time: option fastmath of fast has no pycc flag here"
+    )
+    with pytest.raises(NativeBuildError) as raised:
+        export_flags("m", [_marked("a", nogil=True), _marked("b", nogil=False)])
+    assert str(raised.value) == (
+        "cannot compile m ahead of time: its public kernels differ in nogil or error_model,"
+        " and pycc compiles them all with the same flags"
+    )
+
+
+def test_a_failed_build_is_one_line_and_the_warm_up_still_succeeds(monkeypatch, capsys):
+    def fail(module: str) -> None:
+        raise NativeBuildError(f"cannot compile {module} ahead of time: no C compiler\ndetails")
+
+    monkeypatch.setattr(kernels_warmup, "warm_up_steps", lambda: [])
+    monkeypatch.setattr(kernels_warmup, "native_modules", lambda: ["a.kernels"])
+    monkeypatch.setattr(native_build, "build", fail)
+    assert kernels_warmup.main() == 0
+    assert capsys.readouterr().err == (
+        "cannot compile a.kernels ahead of time: no C compiler; numba's kernels will run"
+        " instead (slower to start)\n"
+    )
+
+
 COMMANDS = {
     "sliding": ["slide", str(DATA / "sliding" / "klotski.slide"), "--style", "3", "--json"],
     "exactcover": ["polycube", str(DATA / "polycube" / "soma.pcube"), "--count", "--json"],
@@ -173,12 +218,21 @@ def test_the_warm_up_builds_extensions_that_answer_like_numba_without_loading_it
         assert (status, out, True) == _run(arguments, SLIDELAB_NATIVE="0", **env), family
 
 
-def test_a_damaged_extension_is_dropped_and_numba_runs_instead(tmp_path):
+@pytest.mark.parametrize(
+    ("table_text", "extension_bytes"),
+    [
+        (json.dumps({"module": "slidelab.antislide.kernels", "kernels": {}}), b"\x7fELF\0cut"),
+        ('{"module": "slidelab.antislide.ker', b"not read"),
+        (json.dumps({"kernels": {"search": {"key": "no_such_export"}}}), b"\0" * 64),
+    ],
+    ids=["damaged extension", "damaged table", "table naming no export"],
+)
+def test_a_damaged_build_is_dropped_and_numba_runs_instead(tmp_path, table_text, extension_bytes):
     env = {"SLIDELAB_NATIVE_DIR": str(tmp_path)}
     module = "slidelab.antislide.kernels"
     table = native.table_path(tmp_path, module)
-    table.write_text(json.dumps({"module": module, "kernels": {"search": {}}}))
-    native.extension_path(tmp_path, module).write_bytes(b"not a shared library")
+    table.write_text(table_text)
+    native.extension_path(tmp_path, module).write_bytes(extension_bytes)
     status, out, numba_loaded = _run(COMMANDS["antislide"], **env)
     assert (status, numba_loaded) == (0, True)
     assert json.loads(out)["solutions"] == 47403
