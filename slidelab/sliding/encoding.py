@@ -16,9 +16,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from slidelab.sliding import kernels
-from slidelab.sliding.model import Configuration, Placement, Puzzle
+from slidelab.sliding.model import Axis, Configuration, Placement, Puzzle
 
 WORD = 64
+
+_AXIS_DIRECTIONS = {
+    Axis.ANY: kernels.ALL_DIRECTIONS,
+    Axis.HORIZONTAL: kernels.ACROSS,
+    Axis.VERTICAL: kernels.ACROSS << 2,
+}
+"""The directions (`Board.piece_dirs` bits) a piece of each axis may step in."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -229,6 +236,7 @@ def build_tables(puzzle: Puzzle) -> Tables:
         edge_lo=arr(edge_lo),
         edge_hi=arr(edge_hi),
         edges=arr(edges),
+        piece_dirs=arr([_AXIS_DIRECTIONS[puzzle.kind(kind_names[k]).axis] for k in kind_of]),
         bitboards=cell_of.size <= WORD,
     )
     return Tables(puzzle=puzzle, kind_names=kind_names, board=board)

@@ -80,6 +80,9 @@ class Board(NamedTuple):
     edges: np.ndarray
     """edges[edge_lo[4k + d]:edge_hi[4k + d]]: offsets from the anchor of the cells a piece of
     kind k enters on a unit step in direction d (see `DIRECTIONS`)."""
+    piece_dirs: np.ndarray
+    """The directions each piece may step in, one bit per number of `DIRECTIONS`: all four, or
+    the two along its kind's axis."""
     bitboards: bool
     """Whether moves and who blocks whom are worked out on bitboards (`_fits`,
     `_blocking_bits`): the padded board has at most 64 cells."""
@@ -137,6 +140,10 @@ STEP, RAY, FLOOD = 0, 1, 2
 
 DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))
 """The unit steps (drow, dcol) numbered 0-3: right, left, down, up."""
+
+ALL_DIRECTIONS = 0b1111
+ACROSS = 0b0011
+"""Bits of the directions right and left in `Board.piece_dirs` (down and up are ACROSS << 2)."""
 
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -300,14 +307,17 @@ def _fits(board, occ, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, 
 
 
 @kernel(cache=True, nogil=True)
-def _blocking(occ, width, across, across_anc, down, down_anc):
+def _blocking(occ, width, pinned_across, pinned_down, across, across_anc, down, down_anc):
     """Who blocks whom on a shift right (`across`) and down (`down`), closed transitively
     where `_superpieces` reads it (see `_close`).
 
     Vertex 0 is the walls, vertex p + 1 piece p.  `across[u]` gets every vertex u
     pushes against on a shift right, directly or not, and u itself; `across_anc`
     the reverse relation; `down` and `down_anc` the same for a shift down.  The
-    direct pushes come from one branch-free pass over neighbouring cells.
+    direct pushes come from one branch-free pass over neighbouring cells.  The
+    vertices of `pinned_across` (pieces that may not move sideways) push the walls
+    and are pushed by them across, as if they were walls; `pinned_down` the same
+    for a shift down.
     """
     for v in range(across.size):
         across[v] = _ONE << np.uint64(v)
@@ -327,8 +337,23 @@ def _blocking(occ, width, across, across_anc, down, down_anc):
         pushes = np.uint64((a != 0) & (b != 0) & (a != b))
         down[u] |= pushes << np.uint64(v)
         down_anc[v] |= pushes << u
+    _pin(across, across_anc, pinned_across)
+    _pin(down, down_anc, pinned_down)
     _close(across, across_anc)
     _close(down, down_anc)
+
+
+@kernel(cache=True, nogil=True, inline="always")
+def _pin(desc, anc, pinned):
+    """Tie the vertices of `pinned` to the walls both ways, so no moving set holds them."""
+    desc[0] |= pinned
+    anc[0] |= pinned
+    rest = pinned
+    while rest:
+        v = _lowest_bit(rest)
+        rest &= rest - _ONE
+        desc[v] |= _ONE
+        anc[v] |= _ONE
 
 
 @kernel(cache=True, nogil=True, inline="always")
@@ -437,6 +462,18 @@ def _blocking_bits(occ, piece_bits, cells, walls, multi, step, desc, anc):
                 desc[u] |= _ONE << np.uint64(v)
                 anc[v] |= _ONE << np.uint64(u)
     _close_free(desc, anc, free)
+
+
+@kernel(cache=True, nogil=True, inline="always")
+def _pinned_bits(piece_bits, pinned):
+    """The cells of the pieces whose vertices are in `pinned`."""
+    bits = np.uint64(0)
+    rest = pinned
+    while rest:
+        v = _lowest_bit(rest)
+        rest &= rest - _ONE
+        bits |= piece_bits[v - 1]
+    return bits
 
 
 @kernel(cache=True, nogil=True)
@@ -569,13 +606,14 @@ def insert_all(space, keys):
 
 
 @kernel(cache=True, nogil=True)
-def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
+def _single_pieces(occ, pad_of, dirs, piece_dirs, mode, marks, stamp, set_pieces, set_dir):
     """List the pieces that may move alone, found from the empty cells next to them.
 
-    A piece can start a move in direction d only if some empty cell lies just
-    beyond it in direction d, so looking behind every empty cell finds every
-    candidate (piece, direction number) once.  STEP and RAY keep the pair; FLOOD
-    keeps each piece once, to explore all its paths.  Returns how many it wrote.
+    A piece can start a move in direction d only if it may move that way
+    (`piece_dirs`) and some empty cell lies just beyond it in direction d, so
+    looking behind every empty cell finds every candidate (piece, direction
+    number) once.  STEP and RAY keep the pair; FLOOD keeps each piece once, to
+    explore all its paths.  Returns how many it wrote.
     """
     count = 0
     for c in range(pad_of.size):
@@ -584,7 +622,7 @@ def _single_pieces(occ, pad_of, dirs, mode, marks, stamp, set_pieces, set_dir):
             continue
         for d in range(4):
             piece = occ[empty - dirs[d]] - 1
-            if piece < 0:
+            if piece < 0 or not (piece_dirs[piece] >> d) & 1:
                 continue
             slot = piece if mode == FLOOD else 4 * piece + d
             if marks[slot] == stamp:
@@ -695,6 +733,15 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     for i in range(cover_piece.size):
         sizes[cover_piece[i]] += 1
     multi = np.flatnonzero(sizes > 1)  # the pieces of several cells (see _flood)
+    piece_dirs = board.piece_dirs
+    # the vertices of pieces that may not move across (right, left) or down (down, up)
+    pinned_across = np.uint64(0)
+    pinned_down = np.uint64(0)
+    for p in range(n_pieces):
+        if piece_dirs[p] & ACROSS == 0:
+            pinned_across |= _ONE << np.uint64(p + 1)
+        if piece_dirs[p] & (ACROSS << 2) == 0:
+            pinned_down |= _ONE << np.uint64(p + 1)
     stamp = 0
     parent = lo
     stop = min(hi, lo + budget)
@@ -718,17 +765,24 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     bits = np.uint64(0)
         if not superpieces:
             n_sets = _single_pieces(
-                occ, pad_of, dirs, reach, marks, parent + 1, set_pieces, set_dir
+                occ, pad_of, dirs, piece_dirs, reach, marks, parent + 1, set_pieces, set_dir
             )
         else:
             n_sets = np.int64(0)
             if bitboards:
                 cells = taken & ~walls
+                # pieces that may not move one way stand as walls for that way
+                walls_across = walls | _pinned_bits(piece_bits, pinned_across)
+                walls_down = walls | _pinned_bits(piece_bits, pinned_down)
                 # the steps come from `dirs`: a literal would compile a second specialisation
-                _blocking_bits(occ, piece_bits, cells, walls, multi, dirs[0], across, across_anc)
-                _blocking_bits(occ, piece_bits, cells, walls, multi, dirs[2], down, down_anc)
+                _blocking_bits(
+                    occ, piece_bits, cells, walls_across, multi, dirs[0], across, across_anc
+                )
+                _blocking_bits(occ, piece_bits, cells, walls_down, multi, dirs[2], down, down_anc)
             else:
-                _blocking(occ, width, across, across_anc, down, down_anc)
+                _blocking(
+                    occ, width, pinned_across, pinned_down, across, across_anc, down, down_anc
+                )
             n_sets = _superpieces(
                 across, across_anc, right, inc_stack, exc_stack, masks, set_dir, n_sets
             )
@@ -772,6 +826,9 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             blockers = taken & ~set_bits
             found = 0
             if reach == FLOOD:
+                allowed = ALL_DIRECTIONS
+                for m in range(first_piece, last_piece):
+                    allowed &= piece_dirs[set_pieces[m]]
                 ref = pad_of[anchors[set_pieces[first_piece]]]
                 stamp += 1
                 seen[ref] = stamp
@@ -783,19 +840,23 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     head += 1
                     for d in range(4):
                         nd = disp + dirs[d]
-                        if seen[ref + nd] == stamp or not _fits(
-                            board,
-                            occ,
-                            set_at,
-                            set_edges,
-                            first_piece,
-                            last_piece,
-                            mask,
-                            disp,
-                            d,
-                            set_bits,
-                            blockers,
-                            nd,
+                        if (
+                            not (allowed >> d) & 1
+                            or seen[ref + nd] == stamp
+                            or not _fits(
+                                board,
+                                occ,
+                                set_at,
+                                set_edges,
+                                first_piece,
+                                last_piece,
+                                mask,
+                                disp,
+                                d,
+                                set_bits,
+                                blockers,
+                                nd,
+                            )
                         ):
                             continue
                         seen[ref + nd] = stamp

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import Enum
 
 KIND_NAMES = "123456789abcdef"
 """The fifteen piece-kind names, in the order the text format uses them."""
@@ -17,20 +18,40 @@ KIND_NAMES = "123456789abcdef"
 Cell = tuple[int, int]
 
 
+class Axis(Enum):
+    """The way pieces of a kind may move: any way, or along one axis only (Rush Hour's cars
+    keep their row or their column).  The value is the text format's suffix."""
+
+    ANY = ""
+    HORIZONTAL = "h"
+    VERTICAL = "v"
+
+    def allows(self, step: Cell) -> bool:
+        """Whether a shift by `step` (drow, dcol) keeps to this axis."""
+        if self is Axis.HORIZONTAL:
+            return step[0] == 0
+        if self is Axis.VERTICAL:
+            return step[1] == 0
+        return True
+
+
 @dataclass(frozen=True)
 class PieceKind:
-    """A piece shape: its name and the offsets of its cells from its anchor."""
+    """A piece shape: its name, the offsets of its cells from its anchor, and its axis."""
 
     name: str
     cells: tuple[Cell, ...]
     """Offsets `(drow, dcol)` in row-major order; the first is always `(0, 0)`."""
+    axis: Axis = Axis.ANY
 
     @classmethod
-    def from_cells(cls, name: str, cells: set[Cell] | frozenset[Cell]) -> PieceKind:
+    def from_cells(
+        cls, name: str, cells: set[Cell] | frozenset[Cell], axis: Axis = Axis.ANY
+    ) -> PieceKind:
         """Build a kind from absolute cells; the topmost-leftmost one becomes the anchor."""
         ordered = sorted(cells)
         top, left = ordered[0]
-        return cls(name, tuple((r - top, c - left) for r, c in ordered))
+        return cls(name, tuple((r - top, c - left) for r, c in ordered), axis)
 
     @property
     def size(self) -> int:

@@ -31,7 +31,8 @@ def successors(puzzle: Puzzle, config: Configuration, style: MoveStyle) -> set[C
 
     A move picks one piece, or for superpiece styles any nonempty set of pieces, and
     shifts all of its cells by one displacement of the style's reach that the set can
-    make by unit steps with every other piece, obstacle and the board edge held fixed.
+    make by unit steps with every other piece, obstacle and the board edge held fixed,
+    each step along an axis that every piece of the set may move on.
     """
     placements = config.placements
     covered = [puzzle.kind(p.kind).cells_at(p.anchor) for p in placements]
@@ -40,7 +41,9 @@ def successors(puzzle: Puzzle, config: Configuration, style: MoveStyle) -> set[C
     found: set[Configuration] = set()
     for chosen in _moving_sets(len(placements), superpieces=style.superpieces):
         fits = _fitter(open_cells, covered, chosen)
-        for shift in _displacements(fits, style.reach):
+        axes = {puzzle.kind(placements[i].kind).axis for i in chosen}
+        steps = tuple(step for step in UNIT_STEPS if all(axis.allows(step) for axis in axes))
+        for shift in _displacements(fits, style.reach, steps):
             found.add(_shifted(placements, chosen, shift))
     found.discard(config)
     return found
@@ -95,19 +98,20 @@ def _fitter(open_cells: set[Cell], covered: list[list[Cell]], chosen: tuple[int,
     return fits
 
 
-def _displacements(fits: _Fits, reach: Reach) -> set[Cell]:
-    """The nonzero shifts a moving set can make in one move of `reach`, given where it `fits`."""
+def _displacements(fits: _Fits, reach: Reach, steps: tuple[Cell, ...]) -> set[Cell]:
+    """The nonzero shifts a moving set can make in one move of `reach` by unit `steps`,
+    given where it `fits`."""
     if reach is Reach.STEP:
-        return {step for step in UNIT_STEPS if fits(step)}
+        return {step for step in steps if fits(step)}
     if reach is Reach.LINE:
-        return _straight_slides(fits)
-    return _flood(fits)
+        return _straight_slides(fits, steps)
+    return _flood(fits, steps)
 
 
-def _straight_slides(fits: _Fits) -> set[Cell]:
-    """Shifts k * step (k >= 1) in one direction with every shorter shift also fitting."""
+def _straight_slides(fits: _Fits, steps: tuple[Cell, ...]) -> set[Cell]:
+    """Shifts k * step (k >= 1) along one of `steps` with every shorter shift also fitting."""
     shifts: set[Cell] = set()
-    for dr, dc in UNIT_STEPS:
+    for dr, dc in steps:
         k = 1
         while fits((k * dr, k * dc)):
             shifts.add((k * dr, k * dc))
@@ -115,13 +119,13 @@ def _straight_slides(fits: _Fits) -> set[Cell]:
     return shifts
 
 
-def _flood(fits: _Fits) -> set[Cell]:
-    """Every nonzero shift reachable from (0, 0) by unit steps through fitting shifts."""
+def _flood(fits: _Fits, steps: tuple[Cell, ...]) -> set[Cell]:
+    """Every nonzero shift reachable from (0, 0) by `steps` through fitting shifts."""
     seen = {(0, 0)}
     queue = deque(seen)
     while queue:
         r, c = queue.popleft()
-        for dr, dc in UNIT_STEPS:
+        for dr, dc in steps:
             shift = (r + dr, c + dc)
             if shift not in seen and fits(shift):
                 seen.add(shift)

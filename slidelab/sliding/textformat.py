@@ -3,7 +3,7 @@
     5 x 5 (a silly example)          size line: ROWS x COLUMNS, then any comment
     1 = 111/01                       piece kinds: name = rows of 0/1 joined by '/'
     2 = 101/111
-    3 = 1
+    3 = 1 h                          (slidelab: h or v limits a kind to one axis)
     1xx200000000033                  start line
     000xx00033001002                 stop line
 
@@ -24,6 +24,7 @@ from slidelab.fileio import read_text
 from slidelab.integers import DIGITS, whole_number
 from slidelab.sliding.model import (
     KIND_NAMES,
+    Axis,
     Cell,
     Configuration,
     Goal,
@@ -156,9 +157,10 @@ def _parse_kind(reader: _Reader, line: _Line, cols: int) -> PieceKind:
     if len(name) != 1 or name not in KIND_NAMES:
         raise reader.error(line.number, name_col, f"bad piece name '{name}': use 1-9 or a-f")
     pattern_col = match.start(3) + 1
+    pattern, _, suffix = match.group(3).partition(" ")
     cells: set[Cell] = set()
     row = col = 0
-    for offset, char in enumerate(match.group(3)):
+    for offset, char in enumerate(pattern):
         if char == "/":
             row, col = row + 1, 0
             continue
@@ -173,7 +175,21 @@ def _parse_kind(reader: _Reader, line: _Line, cols: int) -> PieceKind:
         col += 1
     if not cells:
         raise reader.error(line.number, pattern_col, f"piece {name} is empty")
-    return PieceKind.from_cells(name, cells)
+    axis_col = pattern_col + len(pattern) + 1 + len(suffix) - len(suffix.lstrip())
+    return PieceKind.from_cells(name, cells, _parse_axis(reader, line, axis_col, name, suffix))
+
+
+def _parse_axis(reader: _Reader, line: _Line, column: int, name: str, suffix: str) -> Axis:
+    """The axis a piece line's suffix names (`h` or `v`); no suffix: any way."""
+    word = suffix.strip()
+    for axis in Axis:
+        if word == axis.value:
+            return axis
+    raise reader.error(
+        line.number,
+        column,
+        f"bad move limit '{word}' for piece {name}: use h (horizontal only) or v (vertical only)",
+    )
 
 
 def _scan_configuration(
@@ -296,7 +312,7 @@ def format_puzzle(puzzle: Puzzle) -> str:
     """The whole puzzle in Knuth's format; notes follow the stop line as `#` comments."""
     size = f"{puzzle.rows} x {puzzle.cols}"
     lines = [f"{size} {puzzle.title}" if puzzle.title else size]
-    lines += [f"{kind.name} = {kind.pattern()}" for kind in puzzle.kinds]
+    lines += [f"{kind.name} = {kind.pattern()} {kind.axis.value}".rstrip() for kind in puzzle.kinds]
     lines.append(format_configuration(puzzle, puzzle.start.placements))
     goal = puzzle.goal
     lines.append(format_configuration(puzzle, goal.placements, goal.any_cells))

@@ -25,6 +25,7 @@ from slidelab.sliding import search
 from slidelab.sliding.encoding import Tables, build_tables
 from slidelab.sliding.model import (
     KIND_NAMES,
+    Axis,
     Cell,
     Configuration,
     Goal,
@@ -55,6 +56,9 @@ MAX_WORK = 20_000
 
 EXAMPLES = 120
 """Random puzzles per style and per property."""
+
+AXES = st.sampled_from([Axis.ANY, Axis.ANY, Axis.HORIZONTAL, Axis.VERTICAL])
+"""Most kinds move any way; some keep to one axis, as Rush Hour's cars do."""
 
 RANDOM_PUZZLES = settings(
     max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -111,7 +115,8 @@ def _free_cells(
 
 @st.composite
 def puzzles(draw: st.DrawFn) -> Puzzle:
-    """Boards up to 4 x 4, 1-3 kinds of 1-3 cells (maybe disconnected), 1-5 pieces, few obstacles.
+    """Boards up to 4 x 4, 1-3 kinds of 1-3 cells (maybe disconnected, maybe kept to one axis),
+    1-5 pieces, few obstacles.
 
     At least one cell is left free when there are several pieces, and pieces are
     dropped until the space is small enough for the reference.
@@ -120,7 +125,11 @@ def puzzles(draw: st.DrawFn) -> Puzzle:
     rows, cols = draw(st.sampled_from(BOARDS))
     box = [(r, c) for r in range(min(rows, 2)) for c in range(min(cols, 3))]
     kinds = [
-        PieceKind.from_cells(name, draw(st.sets(st.sampled_from(box), min_size=1, max_size=3)))
+        PieceKind.from_cells(
+            name,
+            draw(st.sets(st.sampled_from(box), min_size=1, max_size=3)),
+            draw(AXES),
+        )
         for name in KIND_NAMES[: draw(st.integers(1, 3))]
     ]
     wanted = [draw(st.sampled_from(kinds)) for _ in range(count)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from slidelab.errors import ParseError
-from slidelab.sliding.model import Configuration, Placement
+from slidelab.sliding.model import Axis, Configuration, Placement
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
 from tests.sliding.figures import SILLY
 
@@ -80,6 +80,14 @@ def test_obstacles_may_be_starred_in_a_partial_goal():
     assert puzzle.goal.placements == (Placement("1", 1, 0),)
 
 
+def test_a_suffix_keeps_a_kind_to_one_axis_and_is_written_back():
+    text = "2 x 3 cars\n1 = 11 h\n2 = 1/1 v\n3 = 1\n1203\n123\n"
+    puzzle = parse_puzzle(text)
+    assert [kind.axis for kind in puzzle.kinds] == [Axis.HORIZONTAL, Axis.VERTICAL, Axis.ANY]
+    assert format_puzzle(puzzle) == text
+    assert parse_puzzle(format_puzzle(puzzle)) == puzzle
+
+
 def test_boards_larger_than_knuths_limit_are_accepted():
     puzzle = parse_puzzle("32 x 32 big\n1 = 11/11\n1\n" + "0" * 990 + "1\n")
     assert puzzle.goal.placements == (Placement("1", 30, 30),)
@@ -93,6 +101,18 @@ ERRORS = [
     ("2 x 2\ng = 1\n1\n01\n", 2, 1, "bad piece name 'g': use 1-9 or a-f"),
     ("2 x 2\n1 = 12\n1\n01\n", 2, 6, "bad character '2' in the pattern of piece 1"),
     ("2 x 2\n1 = 00/0\n1\n01\n", 2, 5, "piece 1 is empty"),
+    (
+        "1 x 2\n1 = 1 x\n1\n01\n",
+        2,
+        7,
+        "bad move limit 'x' for piece 1: use h (horizontal only) or v (vertical only)",
+    ),
+    (
+        "1 x 2\n1 = 1  h v\n1\n01\n",
+        2,
+        8,
+        "bad move limit 'h v' for piece 1: use h (horizontal only) or v (vertical only)",
+    ),
     ("2 x 2\n1 = 1\n1 = 11\n1\n01\n", 3, 1, "piece 1 is defined twice"),
     ("2 x 2\n1 = 1\n", 3, 1, "missing the start configuration line"),
     ("2 x 2\n1 = 1\n1\n", 4, 1, "missing the stop configuration line"),
