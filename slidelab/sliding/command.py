@@ -13,6 +13,7 @@ from slidelab.memory import parse_size
 from slidelab.parallel.options import default_jobs
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
+from slidelab.sliding.distance import GoalDistances, to_goal
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.render import describe_move, render_board
 from slidelab.sliding.search import (
@@ -26,6 +27,8 @@ from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_configuration, read_puzzle_file
 
 EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_LIMITED = 0, 1, 3
+
+Outcome = SolveResult | Analysis | GoalDistances
 
 
 def register(subcommands: SubParsers) -> None:
@@ -47,8 +50,15 @@ def register(subcommands: SubParsers) -> None:
         help="move style 0-5 (default 0)",
     )
     which.add_argument("--all-styles", action="store_true", help="one line for each style")
-    parser.add_argument(
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
         "--analyze", action="store_true", help="explore the whole space reachable from the start"
+    )
+    what.add_argument(
+        "--to-goal",
+        action="store_true",
+        help="distance to the goal of every configuration reachable from the start, and the "
+        "number of shortest solutions",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -84,14 +94,14 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise SlidelabError("--jobs must be at least 1")
     max_memory = None if args.max_memory is None else parse_size(args.max_memory)
-    search: Callable[..., Generator[Progress, None, SolveResult | Analysis]] = (
-        analyze if args.analyze else solve
+    search: Callable[..., Generator[Progress, None, Outcome]] = (
+        analyze if args.analyze else to_goal if args.to_goal else solve
     )
     if args.all_styles:
         run = every_style(
             search, puzzle, max_states=args.max_states, max_memory=max_memory, jobs=args.jobs
         )
-        outcomes: list[SolveResult | Analysis] = list(drive_in_terminal(run))
+        outcomes: list[Outcome] = list(drive_in_terminal(run))
     else:
         style = MoveStyle.from_number(args.style)
         limits = {"max_states": args.max_states, "max_memory": max_memory}
@@ -107,10 +117,12 @@ def run(args: argparse.Namespace) -> int:
     return _exit_status(outcomes)
 
 
-def _exit_status(outcomes: list[SolveResult | Analysis]) -> int:
+def _exit_status(outcomes: list[Outcome]) -> int:
     if any(o.limit_message for o in outcomes):
         return EXIT_LIMITED
     if any(isinstance(o, SolveResult) and o.moves is None for o in outcomes):
+        return EXIT_UNREACHABLE
+    if any(isinstance(o, GoalDistances) and o.start_distance is None for o in outcomes):
         return EXIT_UNREACHABLE
     return EXIT_SOLVED
 
@@ -119,7 +131,18 @@ def _shorthand(puzzle: Puzzle, config: Configuration) -> str:
     return format_configuration(puzzle, config.placements)
 
 
-def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
+def _as_json(puzzle: Puzzle, outcome: Outcome) -> dict[str, Any]:
+    if isinstance(outcome, GoalDistances):
+        return {
+            "style": outcome.style.number,
+            "states": outcome.component,
+            "reachable": outcome.component,
+            "start_distance": outcome.start_distance,
+            "optimal_solutions": outcome.optimal_solutions,
+            "to_goal_layers": list(outcome.to_goal_layers),
+            "cannot_reach": outcome.cannot_reach,
+            "limit": outcome.limit_message,
+        }
     if isinstance(outcome, SolveResult):
         return {
             "style": outcome.style.number,
@@ -142,10 +165,12 @@ def _as_json(puzzle: Puzzle, outcome: SolveResult | Analysis) -> dict[str, Any]:
     }
 
 
-def _summary_line(outcome: SolveResult | Analysis) -> str:
+def _summary_line(outcome: Outcome) -> str:
     head = f"style {outcome.style.number}: "
     if outcome.limit_message:
         return head + outcome.limit_message
+    if isinstance(outcome, GoalDistances):
+        return head + _distances_line(outcome)
     if isinstance(outcome, Analysis):
         return (
             head + f"{outcome.reachable:,} reachable, farthest distance "
@@ -157,10 +182,27 @@ def _summary_line(outcome: SolveResult | Analysis) -> str:
     return head + f"{outcome.moves} moves ({outcome.states:,} configurations explored)"
 
 
-def _report(puzzle: Puzzle, outcome: SolveResult | Analysis) -> str:
+def _distances_line(outcome: GoalDistances) -> str:
+    reachable = f"{outcome.component:,} reachable"
+    if outcome.start_distance is None:
+        return f"the goal cannot be reached ({reachable}, none meets the goal)"
+    solutions = outcome.optimal_solutions
+    return (
+        f"the start is {outcome.start_distance} moves from the goal, "
+        f"{solutions:,} shortest solution{'s' if solutions != 1 else ''} "
+        f"({reachable}, {outcome.cannot_reach:,} cannot reach the goal)"
+    )
+
+
+def _report(puzzle: Puzzle, outcome: Outcome) -> str:
     title = f"{puzzle.rows} x {puzzle.cols} {puzzle.title}".rstrip()
     style = outcome.style
     lines = [f"{title}: style {style.number} ({style.explanation})", _summary_line(outcome)]
+    if isinstance(outcome, GoalDistances):
+        if outcome.limit_message:
+            return "\n".join(lines)
+        counts = " ".join(str(n) for n in outcome.to_goal_layers)
+        return "\n".join([*lines, f"Configurations at each distance to the goal: {counts}"])
     lines.append("New configurations at each distance: " + " ".join(str(n) for n in outcome.layers))
     if isinstance(outcome, Analysis):
         for index, config in enumerate(outcome.farthest_examples, 1):

@@ -77,6 +77,39 @@ def reference_moves(puzzle: Puzzle, style: MoveStyle) -> int | None:
     return None
 
 
+def reference_to_goal(
+    puzzle: Puzzle, style: MoveStyle
+) -> tuple[int | None, int, tuple[int, ...], int]:
+    """Over the start's component: (the start's distance to the goal or None, the number of
+    shortest solutions, how many configurations lie at each distance to the goal, how many
+    cannot reach it), from the whole graph held in a dictionary."""
+    component = [config for layer in breadth_first_layers(puzzle, style) for config in layer]
+    graph = {config: successors(puzzle, config, style) for config in component}
+    frontier = [config for config in component if puzzle.meets_goal(config)]
+    to_goal = dict.fromkeys(frontier, 0)
+    layers = []
+    while frontier:
+        layers.append(len(frontier))
+        following = []
+        for config in frontier:
+            for before in graph[config]:  # every move can be undone
+                if before not in to_goal:
+                    to_goal[before] = to_goal[config] + 1
+                    following.append(before)
+        frontier = following
+    ways: dict[Configuration, int] = {}
+    for config in sorted(to_goal, key=to_goal.__getitem__):
+        nearer = [after for after in graph[config] if to_goal.get(after) == to_goal[config] - 1]
+        ways[config] = 1 if to_goal[config] == 0 else sum(ways[after] for after in nearer)
+    start = puzzle.start
+    return (
+        to_goal.get(start),
+        ways.get(start, 0),
+        tuple(layers),
+        len(component) - len(to_goal),
+    )
+
+
 def _moving_sets(pieces: int, *, superpieces: bool) -> Iterator[tuple[int, ...]]:
     """Indices of the pieces that may move together: single pieces, or every nonempty subset."""
     sizes = range(1, pieces + 1) if superpieces else (1,)

@@ -396,15 +396,37 @@ class _Expander:
 
     def neighbours(self, key: np.ndarray) -> np.ndarray:
         """Every configuration one move from `key` (repeats possible), as rows of codes."""
-        counts = np.zeros(6, np.int64)
-        alone = kernels.Space(key.reshape(1, -1), np.zeros(2, np.uint32), counts)
-        rows = 64
-        while True:
-            out = self._buffers(rows)
-            parent, found = self._sift_store(alone, out, 0, 1)
-            if parent == 1:
-                return out.keys[:found]
-            rows *= 2
+        return successors(self.board, self.style, key.reshape(1, -1)).keys
+
+
+def successors(board: kernels.Board, style: MoveStyle, rows: np.ndarray) -> kernels.Sifted:
+    """Every configuration one move from each row of `rows` (repeats possible), with the
+    index in `rows` of the row it came from, in the order the search meets them."""
+    counts = np.zeros(6, np.int64)
+    alone = kernels.Space(np.ascontiguousarray(rows), np.zeros(2, np.uint32), counts)
+    words = rows.shape[1]
+    found: list[kernels.Sifted] = []
+    lo, size = 0, max(64, 8 * rows.shape[0])
+    while lo < rows.shape[0]:
+        out = kernels.Sifted(np.empty((size, words), np.uint64), np.empty(size, np.int64))
+        parent, _, count = kernels.expand(
+            board,
+            alone,
+            lo,
+            rows.shape[0],
+            rows.shape[0] - lo,
+            _REACH_CODES[style.reach],
+            style.superpieces,
+            True,
+            out,
+        )
+        found.append(kernels.Sifted(out.keys[:count], out.parents[:count]))
+        if parent == lo:
+            size *= 2
+        lo = parent
+    return kernels.Sifted(
+        np.concatenate([f.keys for f in found]), np.concatenate([f.parents for f in found])
+    )
 
 
 def check_style(puzzle: Puzzle, style: MoveStyle) -> None:
@@ -438,25 +460,88 @@ def _bfs(
     puzzle: Puzzle, style: MoveStyle, limits: Limits, stop_at_goal: bool, jobs: int | None
 ) -> Generator[Progress, None, _Outcome]:
     check_style(puzzle, style)
+    tables = build_tables(puzzle)
+    start = tables.encode(puzzle.start.placements).reshape(1, -1)
+    return (yield from _search(tables, start, style, limits, stop_at_goal, jobs))
+
+
+def _search(
+    tables: Tables,
+    seeds: np.ndarray,
+    style: MoveStyle,
+    limits: Limits,
+    stop_at_goal: bool,
+    jobs: int | None,
+) -> Generator[Progress, None, _Outcome]:
+    """Breadth-first search from the rows of `seeds` (distance 0), up to the goal if
+    `stop_at_goal` (only the first seed is tested: the start) or the whole space."""
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise SlidelabError(f"the number of jobs must be at least 1, not {jobs}")
-    tables = build_tables(puzzle)
     goal = _GoalTables.build(tables)
     space = _Space.create(tables, limits.states)
     outcome = _Outcome(space, [0])
-    kernels.insert_all(space.store, tables.encode(puzzle.start.placements).reshape(1, -1))
-    if stop_at_goal and goal.scan(space, 0, 1, True)[0] == 0:
-        outcome.goal_index = 0
-        return outcome
     expander = _Expander(tables, style, jobs, limits)
     try:
+        if not _seed(space, seeds, expander):
+            outcome.limit_message = (
+                f"{seeds.shape[0]:,} configurations to start from do not fit: {expander.refusal}"
+            )
+            return outcome
+        if stop_at_goal and goal.scan(space, 0, 1, True)[0] == 0:
+            outcome.goal_index = 0
+            return outcome
         yield from _layers(space, outcome, goal if stop_at_goal else None, expander)
         if outcome.goal_index > 0:
             outcome.path = _path_back(space, outcome.layer_starts, outcome.goal_index, expander)
     finally:
         expander.close()
     return outcome
+
+
+def _seed(space: _Space, seeds: np.ndarray, expander: _Expander) -> bool:
+    """Insert the rows of `seeds`, growing `space` as needed; False if a limit stops it."""
+    done = 0
+    while done < seeds.shape[0]:
+        failed = int(kernels.insert_all(space.store, seeds[done:]))
+        if failed < 0:
+            return True
+        done += failed
+        if not expander.room(space):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class Explored:
+    """Every configuration reachable from some seeds, in order of distance from them."""
+
+    states: np.ndarray
+    """(configurations, words) codes, the seeds first; a view of the search's array."""
+    layer_starts: tuple[int, ...]
+    """Where each distance begins in `states`, then the number of configurations."""
+    limit_message: str | None
+    memory_bytes: int
+
+
+def explore(
+    tables: Tables,
+    seeds: np.ndarray,
+    style: MoveStyle,
+    *,
+    max_states: int | None = None,
+    max_memory: int | None = None,
+    jobs: int | None = None,
+) -> Generator[Progress, None, Explored]:
+    """Everything reachable from the rows of `seeds` (codes of `tables`) with moves of
+    `style`, layer by layer; the start of the puzzle plays no part."""
+    limits = Limits.of(max_states, max_memory)
+    outcome = yield from _search(tables, seeds, style, limits, False, jobs)
+    space = outcome.space
+    starts = [*outcome.layer_starts[: len(outcome.layers)], space.n]
+    return Explored(
+        space.states[: space.n], tuple(starts), outcome.limit_message, space.bytes_used()
+    )
 
 
 def _path_back(

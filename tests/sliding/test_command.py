@@ -9,6 +9,10 @@ import sys
 import pytest
 
 from slidelab.cli import main
+from slidelab.library import shipped_text
+from slidelab.sliding.reference import reference_to_goal
+from slidelab.sliding.styles import MoveStyle
+from slidelab.sliding.textformat import parse_puzzle
 from tests.sliding.figures import SILLY, SILLY_LAYERS, SILLY_MOVES
 from tests.sliding.test_search import single_blank
 
@@ -144,3 +148,56 @@ def test_memory_limit_exits_with_3_naming_the_option(capsys, tmp_path):
 def test_bad_memory_sizes_are_refused(capsys, silly, size, message):
     assert main(["slide", silly, "--max-memory", size]) == 2
     assert capsys.readouterr().err == message
+
+
+def test_json_distances_to_the_goal_have_the_promised_fields(capsys, silly):
+    status, result = run_json(capsys, silly, "--style", "3", "--to-goal")
+    distance, solutions, layers, cannot_reach = reference_to_goal(
+        parse_puzzle(SILLY), MoveStyle.SUPER_STEP
+    )
+    assert status == 0
+    assert result["start_distance"] == SILLY_MOVES[3] == distance
+    assert result["optimal_solutions"] == solutions
+    assert result["to_goal_layers"] == list(layers)
+    assert result["cannot_reach"] == cannot_reach == 0
+    assert result["reachable"] == sum(SILLY_LAYERS[3])
+
+
+def test_distances_to_an_unreachable_goal_exit_with_1(capsys, tmp_path):
+    path = tmp_path / "stuck.slide"
+    path.write_text("1 x 3\n1 = 1\n2 = 1\n12\n021\n")
+    status, result = run_json(capsys, str(path), "--to-goal")
+    assert status == 1
+    assert (result["start_distance"], result["optimal_solutions"]) == (None, 0)
+    assert (result["to_goal_layers"], result["cannot_reach"], result["reachable"]) == ([], 3, 3)
+    assert main(["slide", str(path), "--to-goal"]) == 1
+    assert "style 0: the goal cannot be reached (3 reachable, none meets the goal)\n" in (
+        capsys.readouterr().out
+    )
+
+
+def test_distances_stopped_by_a_limit_exit_with_3(capsys, silly):
+    status, result = run_json(capsys, silly, "--to-goal", "--max-states", "100")
+    assert status == 3
+    assert result["start_distance"] is None
+    assert result["limit"].startswith("stopped at distance")
+
+
+def test_readable_distances_name_the_start_and_the_histogram(capsys, tmp_path):
+    path = tmp_path / "rush.slide"
+    path.write_text(shipped_text("sliding", "rush-hour-hardest.slide"))
+    assert main(["slide", str(path), "--style", "1", "--to-goal"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == (
+        "style 1: the start is 51 moves from the goal, 127,484,544 shortest solutions "
+        "(4,780 reachable, 0 cannot reach the goal)"
+    )
+    counts = [int(n) for n in lines[2].split(":")[1].split()]
+    assert (len(counts), sum(counts), counts[0], counts[-1]) == (52, 4780, 199, 3)
+
+
+def test_analyze_and_to_goal_do_not_mix(capsys, silly):
+    with pytest.raises(SystemExit) as stopped:
+        main(["slide", silly, "--analyze", "--to-goal"])
+    assert stopped.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -7,8 +7,9 @@ import pytest
 from slidelab.errors import ParseError
 from slidelab.library import shipped_text
 from slidelab.runs import drive
+from slidelab.sliding.distance import to_goal
 from slidelab.sliding.model import Axis, Placement
-from slidelab.sliding.reference import reference_layers
+from slidelab.sliding.reference import reference_layers, reference_to_goal
 from slidelab.sliding.rushhour import parse_rush_hour
 from slidelab.sliding.search import analyze, solve
 from slidelab.sliding.styles import MoveStyle
@@ -47,6 +48,18 @@ def test_the_hardest_position_needs_51_moves_in_a_component_of_4780() -> None:
     assert drive(solve(puzzle, MoveStyle.SLIDE, jobs=1)).moves == 51
     assert drive(analyze(puzzle, MoveStyle.SLIDE, jobs=1)).reachable == 4780
     assert sum(reference_layers(puzzle, MoveStyle.SLIDE)) == 4780
+
+
+def test_the_hardest_position_has_127484544_shortest_solutions() -> None:
+    puzzle = parse_rush_hour(HARDEST)
+    found = drive(to_goal(puzzle, MoveStyle.SLIDE, jobs=1))
+    assert (found.start_distance, found.optimal_solutions) == (51, 127_484_544)
+    assert reference_to_goal(puzzle, MoveStyle.SLIDE) == (
+        51,
+        127_484_544,
+        found.to_goal_layers,
+        0,
+    )
 
 
 def test_walls_and_a_red_car_of_any_letter() -> None:

@@ -1,0 +1,167 @@
+"""How far every configuration of the start's component is from the goal (`--to-goal`).
+
+Every move of every style can be undone, so a breadth-first search started from
+all the configurations that meet the goal at once labels each configuration with
+its distance to the nearest of them.  The search runs in three passes: forward
+from the start (the component, and which of its configurations meet the goal),
+backward from those (the distances), and down the shortest paths from the start,
+to count them exactly.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import time
+from collections.abc import Generator
+from dataclasses import dataclass
+
+import numpy as np
+
+from slidelab.runs import Progress
+from slidelab.sliding import kernels
+from slidelab.sliding.encoding import Tables, build_tables
+from slidelab.sliding.model import Puzzle
+from slidelab.sliding.search import Explored, check_style, explore, successors
+from slidelab.sliding.styles import MoveStyle
+
+PATH_CHUNK = 1 << 14
+"""Configurations of one layer of shortest paths expanded per step of the count."""
+
+
+@dataclass(frozen=True)
+class GoalDistances:
+    """Distances to the goal over the component of the start."""
+
+    style: MoveStyle
+    component: int
+    """Configurations reachable from the start."""
+    start_distance: int | None
+    """Fewest moves from the start to the goal; None when it cannot be reached."""
+    optimal_solutions: int
+    """Distinct shortest solutions from the start (sequences of configurations)."""
+    to_goal_layers: tuple[int, ...]
+    """Configurations of the component at each distance from the goal, 0 (the goal) first."""
+    cannot_reach: int
+    """Configurations of the component from which the goal cannot be reached."""
+    limit_message: str | None = None
+    memory_bytes: int = 0
+
+
+def to_goal(
+    puzzle: Puzzle,
+    style: MoveStyle,
+    *,
+    max_states: int | None = None,
+    max_memory: int | None = None,
+    jobs: int | None = None,
+) -> Generator[Progress, None, GoalDistances]:
+    """Label the start's component of `puzzle` with distances to its goal, in `style`."""
+    check_style(puzzle, style)
+    tables = build_tables(puzzle)
+    limits = {"max_states": max_states, "max_memory": max_memory, "jobs": jobs}
+    start = tables.encode(puzzle.start.placements).reshape(1, -1)
+    forward = yield from explore(tables, start, style, **limits)
+    component = forward.layer_starts[-1]
+    if forward.limit_message:
+        return _limited(style, component, forward)
+    goals = _goal_rows(tables, forward.states)
+    del forward
+    if goals.shape[0] == 0:
+        return GoalDistances(style, component, None, 0, (), component)
+    backward = yield from explore(tables, goals, style, **limits)
+    if backward.limit_message:
+        return _limited(style, component, backward)
+    starts = backward.layer_starts
+    index = int(kernels.first_match(backward.states, 0, starts[-1], start))
+    distance = bisect.bisect_right(starts, index) - 1
+    solutions = yield from _count_shortest_paths(tables, style, backward, start, distance)
+    layers = tuple(b - a for a, b in itertools.pairwise(starts))
+    return GoalDistances(
+        style,
+        component,
+        distance,
+        solutions,
+        layers,
+        component - starts[-1],
+        None,
+        backward.memory_bytes,
+    )
+
+
+def _limited(style: MoveStyle, component: int, run: Explored) -> GoalDistances:
+    return GoalDistances(style, component, None, 0, (), 0, run.limit_message, run.memory_bytes)
+
+
+def _goal_rows(tables: Tables, states: np.ndarray) -> np.ndarray:
+    """The rows of `states` that meet the goal, in order."""
+    test = tables.goal_test()
+    found: list[int] = []
+    index = 0
+    while True:
+        index, _ = kernels.goal_scan(tables.board, states, index, states.shape[0], test, True)
+        if index < 0:
+            return states[np.array(found, np.int64)]
+        found.append(index)
+        index += 1
+
+
+class _Layer:
+    """The configurations at one distance from the goal, sorted for membership tests."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self.keys = np.sort(_as_keys(rows))
+
+    def positions(self, rows: np.ndarray) -> np.ndarray:
+        """For each row, its position in this layer, or -1 when it is not there."""
+        keys = _as_keys(rows)
+        at = np.searchsorted(self.keys, keys)
+        inside = at < self.keys.size
+        found = np.zeros(keys.size, bool)
+        found[inside] = self.keys[at[inside]] == keys[inside]
+        return np.where(found, at, -1)
+
+
+def _as_keys(rows: np.ndarray) -> np.ndarray:
+    """Each row of codes as one opaque value that sorts and compares whole."""
+    rows = np.ascontiguousarray(rows)
+    return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+
+
+def _count_shortest_paths(
+    tables: Tables, style: MoveStyle, backward: Explored, start: np.ndarray, distance: int
+) -> Generator[Progress, None, int]:
+    """How many sequences of configurations lead from `start` to the goal in `distance`
+    moves.  Going down, layer k holds the configurations k moves from the start on some
+    shortest path (each is `distance` - k from the goal); going back up, each one's count
+    is the sum of its successors' in the next layer, the goal's being 1."""
+    starts = backward.layer_starts
+    began = time.perf_counter()
+    rows = start
+    links: list[tuple[int, np.ndarray, np.ndarray]] = []
+    for step in range(distance):
+        level = distance - step - 1
+        layer = _Layer(backward.states[starts[level] : starts[level + 1]])
+        parents, children = [], []
+        for lo in range(0, rows.shape[0], PATH_CHUNK):
+            found = successors(tables.board, style, rows[lo : lo + PATH_CHUNK])
+            at = layer.positions(found.keys)
+            keep = at >= 0
+            parents.append(found.parents[keep] + lo)
+            children.append(at[keep])
+            yield Progress(
+                phase=f"counting shortest solutions, move {step + 1} of {distance}",
+                explored=step,
+                elapsed=time.perf_counter() - began,
+                depth=step,
+            )
+        pairs = np.unique(np.stack([np.concatenate(parents), np.concatenate(children)]), axis=1)
+        used, child = np.unique(pairs[1], return_inverse=True)
+        links.append((rows.shape[0], pairs[0], child))
+        rows = layer.keys[used].view(np.uint64).reshape(used.size, -1)
+    counts = np.ones(rows.shape[0], object)
+    for size, parent, child in reversed(links):
+        above = np.zeros(size, object)
+        np.add.at(above, parent, counts[child])
+        counts = above
+    return int(counts[0])
