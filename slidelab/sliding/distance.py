@@ -10,23 +10,72 @@ to count them exactly.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import time
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from slidelab.runs import Progress
 from slidelab.sliding import kernels
 from slidelab.sliding.encoding import Tables, build_tables
-from slidelab.sliding.model import Puzzle
+from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.search import Explored, check_style, explore, successors
 from slidelab.sliding.styles import MoveStyle
 
 PATH_CHUNK = 1 << 14
 """Configurations of one layer of shortest paths expanded per step of the count."""
+
+
+class DistanceTable:
+    """Every configuration of a component with its distance to the goal, sorted by code so
+    that any configuration is looked up at once (play mode asks after every move)."""
+
+    def __init__(self, tables: Tables, style: MoveStyle, backward: Explored) -> None:
+        self.tables = tables
+        self.style = style
+        starts = backward.layer_starts
+        keys = _as_keys(backward.states)
+        order = np.argsort(keys)
+        self.keys = keys[order]
+        sizes = [b - a for a, b in itertools.pairwise(starts)]
+        self.distances = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)[order]
+
+    @property
+    def size(self) -> int:
+        return int(self.keys.size)
+
+    def lookup(self, rows: np.ndarray) -> np.ndarray:
+        """For each row of codes, its index in the table, or -1 when it is not there."""
+        keys = _as_keys(rows)
+        at = np.searchsorted(self.keys, keys)
+        inside = at < self.keys.size
+        found = np.zeros(keys.size, bool)
+        found[inside] = self.keys[at[inside]] == keys[inside]
+        index: np.ndarray = np.where(found, at, -1)
+        return index
+
+    def rows(self, indices: np.ndarray) -> np.ndarray:
+        """The codes of the configurations at `indices`, one row each."""
+        chosen: np.ndarray = self.keys[indices]
+        return chosen.view(np.uint64).reshape(len(indices), -1)
+
+    def distance(self, config: Configuration) -> int | None:
+        """Fewest moves from `config` to the goal; None outside the component."""
+        index = int(self.lookup(self.tables.encode(config.placements).reshape(1, -1))[0])
+        return None if index < 0 else int(self.distances[index])
+
+    def toward_goal(self, config: Configuration) -> tuple[Configuration, ...]:
+        """The configurations one move from `config` and one move nearer the goal, in the
+        order the search meets them (the first is the hint)."""
+        here = self.distance(config)
+        if not here:
+            return ()
+        key = self.tables.encode(config.placements).reshape(1, -1)
+        at = self.lookup(successors(self.tables.board, self.style, key).keys)
+        nearer = [i for i in dict.fromkeys(at.tolist()) if self.distances[i] == here - 1]
+        return tuple(self.tables.decode(row) for row in self.rows(np.array(nearer, np.int64)))
 
 
 @dataclass(frozen=True)
@@ -46,6 +95,8 @@ class GoalDistances:
     """Configurations of the component from which the goal cannot be reached."""
     limit_message: str | None = None
     memory_bytes: int = 0
+    table: DistanceTable | None = field(default=None, repr=False, compare=False)
+    """Each configuration's distance (None when the goal cannot be reached or a limit hit)."""
 
 
 def to_goal(
@@ -72,20 +123,20 @@ def to_goal(
     backward = yield from explore(tables, goals, style, **limits)
     if backward.limit_message:
         return _limited(style, component, backward)
+    table = DistanceTable(tables, style, backward)
+    distance = int(table.distances[table.lookup(start)[0]])
+    solutions = yield from _count_shortest_paths(table, start, distance)
     starts = backward.layer_starts
-    index = int(kernels.first_match(backward.states, 0, starts[-1], start))
-    distance = bisect.bisect_right(starts, index) - 1
-    solutions = yield from _count_shortest_paths(tables, style, backward, start, distance)
-    layers = tuple(b - a for a, b in itertools.pairwise(starts))
     return GoalDistances(
         style,
         component,
         distance,
         solutions,
-        layers,
+        tuple(b - a for a, b in itertools.pairwise(starts)),
         component - starts[-1],
         None,
         backward.memory_bytes,
+        table,
     )
 
 
@@ -106,22 +157,6 @@ def _goal_rows(tables: Tables, states: np.ndarray) -> np.ndarray:
         index += 1
 
 
-class _Layer:
-    """The configurations at one distance from the goal, sorted for membership tests."""
-
-    def __init__(self, rows: np.ndarray) -> None:
-        self.keys = np.sort(_as_keys(rows))
-
-    def positions(self, rows: np.ndarray) -> np.ndarray:
-        """For each row, its position in this layer, or -1 when it is not there."""
-        keys = _as_keys(rows)
-        at = np.searchsorted(self.keys, keys)
-        inside = at < self.keys.size
-        found = np.zeros(keys.size, bool)
-        found[inside] = self.keys[at[inside]] == keys[inside]
-        return np.where(found, at, -1)
-
-
 def _as_keys(rows: np.ndarray) -> np.ndarray:
     """Each row of codes as one opaque value that sorts and compares whole."""
     rows = np.ascontiguousarray(rows)
@@ -129,24 +164,22 @@ def _as_keys(rows: np.ndarray) -> np.ndarray:
 
 
 def _count_shortest_paths(
-    tables: Tables, style: MoveStyle, backward: Explored, start: np.ndarray, distance: int
+    table: DistanceTable, start: np.ndarray, distance: int
 ) -> Generator[Progress, None, int]:
     """How many sequences of configurations lead from `start` to the goal in `distance`
     moves.  Going down, layer k holds the configurations k moves from the start on some
     shortest path (each is `distance` - k from the goal); going back up, each one's count
     is the sum of its successors' in the next layer, the goal's being 1."""
-    starts = backward.layer_starts
     began = time.perf_counter()
     rows = start
     links: list[tuple[int, np.ndarray, np.ndarray]] = []
     for step in range(distance):
-        level = distance - step - 1
-        layer = _Layer(backward.states[starts[level] : starts[level + 1]])
         parents, children = [], []
         for lo in range(0, rows.shape[0], PATH_CHUNK):
-            found = successors(tables.board, style, rows[lo : lo + PATH_CHUNK])
-            at = layer.positions(found.keys)
+            found = successors(table.tables.board, table.style, rows[lo : lo + PATH_CHUNK])
+            at = table.lookup(found.keys)
             keep = at >= 0
+            keep[keep] = table.distances[at[keep]] == distance - step - 1
             parents.append(found.parents[keep] + lo)
             children.append(at[keep])
             yield Progress(
@@ -158,7 +191,7 @@ def _count_shortest_paths(
         pairs = np.unique(np.stack([np.concatenate(parents), np.concatenate(children)]), axis=1)
         used, child = np.unique(pairs[1], return_inverse=True)
         links.append((rows.shape[0], pairs[0], child))
-        rows = layer.keys[used].view(np.uint64).reshape(used.size, -1)
+        rows = table.rows(used)
     counts = np.ones(rows.shape[0], object)
     for size, parent, child in reversed(links):
         above = np.zeros(size, object)

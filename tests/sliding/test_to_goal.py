@@ -9,7 +9,8 @@ from hypothesis import given
 from slidelab.library import shipped_names, shipped_text
 from slidelab.runs import drive
 from slidelab.sliding.distance import to_goal
-from slidelab.sliding.reference import reference_to_goal
+from slidelab.sliding.model import Puzzle
+from slidelab.sliding.reference import reference_to_goal, successors
 from slidelab.sliding.search import analyze, solve
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
@@ -44,7 +45,7 @@ def test_the_start_is_as_far_from_the_goal_as_the_forward_search_says(
 @pytest.mark.parametrize("style", MoveStyle.ALL)
 @RANDOM_PUZZLES
 @given(puzzle=puzzles())
-def test_distances_agree_with_the_reference(style: MoveStyle, puzzle: object) -> None:
+def test_distances_agree_with_the_reference(style: MoveStyle, puzzle: Puzzle) -> None:
     _show(puzzle)
     distance, solutions, layers, cannot_reach = reference_to_goal(puzzle, style)
     found = drive(to_goal(puzzle, style))
@@ -73,3 +74,27 @@ def test_a_component_too_big_to_hold_is_reported_not_guessed() -> None:
     assert found.limit_message is not None
     assert found.limit_message.startswith("stopped at distance ")
     assert "the limit set by --max-states (10,000)" in found.limit_message
+
+
+@pytest.mark.parametrize("style", MoveStyle.ALL)
+@RANDOM_PUZZLES
+@given(puzzle=puzzles())
+def test_following_hints_reaches_the_goal_in_the_start_distance(
+    style: MoveStyle, puzzle: Puzzle
+) -> None:
+    _show(puzzle)
+    found = drive(to_goal(puzzle, style))
+    if found.start_distance is None:
+        assert found.table is None
+        return
+    table = found.table
+    assert table is not None and table.size == found.component
+    config = puzzle.start
+    for left in range(found.start_distance, 0, -1):
+        assert table.distance(config) == left
+        hints = table.toward_goal(config)
+        everything = successors(puzzle, config, style)
+        assert set(hints) == {c for c in everything if table.distance(c) == left - 1}
+        config = hints[0]
+    assert puzzle.meets_goal(config)
+    assert table.toward_goal(config) == ()
