@@ -146,20 +146,17 @@ def _limited(style: MoveStyle, component: int, run: Explored) -> GoalDistances:
 
 def goal_indices(tables: Tables, states: np.ndarray) -> np.ndarray:
     """The indices of the rows of `states` that meet the goal, in order."""
-    test = tables.goal_test()
-    found: list[int] = []
-    index = 0
-    while True:
-        index, _ = kernels.goal_scan(tables.board, states, index, states.shape[0], test, True)
-        if index < 0:
-            return np.array(found, np.int64)
-        found.append(int(index))
-        index += 1
+    marks = np.empty(states.shape[0], np.bool_)
+    kernels.goal_marks(tables.board, states, tables.goal_test(), marks)
+    return np.flatnonzero(marks)
 
 
 def as_keys(rows: np.ndarray) -> np.ndarray:
-    """Each row of codes as one opaque value that sorts and compares whole."""
+    """Each row of codes as one value that sorts and compares whole: the word itself when
+    there is one (numbers sort fastest), else the row's bytes."""
     rows = np.ascontiguousarray(rows)
+    if rows.shape[1] == 1:
+        return rows.ravel()
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 
 

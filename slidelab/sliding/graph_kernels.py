@@ -71,3 +71,51 @@ def distances_from(indptr, indices, sources, distance):
                 queue[tail] = w
                 tail += 1
     return farthest
+
+
+@kernel(cache=True, nogil=True)
+def placements(opt_lo, opt_mask, opt_cell, same, out, count_only):
+    """Every way to put one piece in each slot with no two overlapping, in order; returns
+    how many there are, and unless `count_only` writes each one's anchors as a row of `out`
+    (column s for slot s).
+
+    Slot s offers options opt_lo[s]..opt_lo[s + 1]: option o covers the cells of
+    `opt_mask[o]` (bits, in as many words as the board needs) from the anchor
+    `opt_cell[o]`.  When `same[s]`, slot s offers the options of slot s - 1 (pieces
+    that cannot be told apart) and takes a later one, so each set is met once.
+    """
+    slots = opt_lo.size - 1
+    if slots == 0:
+        return 1
+    words = opt_mask.shape[1]
+    taken = np.zeros((slots + 1, words), np.uint64)
+    choice = np.empty(slots, np.int64)
+    count = 0
+    s = 0
+    choice[0] = opt_lo[0] - 1
+    while s >= 0:
+        choice[s] += 1
+        o = choice[s]
+        if o >= opt_lo[s + 1]:
+            s -= 1
+            continue
+        clash = False
+        for w in range(words):
+            if opt_mask[o, w] & taken[s, w]:
+                clash = True
+        if clash:
+            continue
+        for w in range(words):
+            taken[s + 1, w] = taken[s, w] | opt_mask[o, w]
+        if s + 1 < slots:
+            s += 1
+            if same[s]:
+                choice[s] = choice[s - 1] - opt_lo[s - 1] + opt_lo[s]
+            else:
+                choice[s] = opt_lo[s] - 1
+            continue
+        if not count_only:
+            for t in range(slots):
+                out[count, t] = opt_cell[choice[t]]
+        count += 1
+    return count

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from math import prod
 
@@ -76,13 +76,14 @@ def hardest_starts(
     limit = STATE_CAPACITY if max_states is None else max_states
     kinds = _kind_anchors(tables)
     parts = _parts(tables, kinds)
+    masks = _cover_masks(tables)
     total_parts = prod(len(choices) for choices in parts)
     found = _Tally()
     began = time.perf_counter()
     rows: list[np.ndarray] = []
     held = 0
     for done, part in enumerate(itertools.product(*parts), 1):
-        block = _placements(tables, [slot for slots in part for slot in slots])
+        block = _placements(tables, masks, [slot for slots in part for slot in slots])
         rows.append(block)
         held += block.shape[0]
         if held > limit:
@@ -138,46 +139,35 @@ def _parts(tables: Tables, kinds: list[tuple[int, ...]]) -> list[list[tuple[_Slo
     return choices
 
 
-def _placements(tables: Tables, slots: list[_Slot]) -> np.ndarray:
-    """The codes of every placement that fills `slots` without two pieces overlapping."""
-    board = tables.board
-    masks = _cover_masks(tables)
-    options = []
+def _placements(tables: Tables, masks: list[dict[int, int]], slots: list[_Slot]) -> np.ndarray:
+    """The codes of every placement that fills `slots` without two pieces overlapping
+    (`masks` as `_cover_masks` gives them)."""
+    words = -(-tables.puzzle.cell_count // 64)
+    opt_lo: list[int] = [0]
+    opt_cell: list[int] = []
+    opt_mask: list[int] = []
+    same: list[bool] = []
     for slot in slots:
-        picks = []
-        for cells in itertools.combinations(slot.cells, slot.count):
-            mask = 0
-            for cell in cells:
-                if mask & masks[slot.kind][cell]:
-                    break
-                mask |= masks[slot.kind][cell]
-            else:
-                picks.append((cells, mask))
-        options.append(picks)
-    anchors = np.array(
-        [[cell for cells, _ in chosen for cell in cells] for chosen in _disjoint(options, 0, 0)],
-        np.int64,
-    ).reshape(-1, tables.n_pieces)
-    first = board.kind_first
+        for piece in range(slot.count):
+            same.append(piece > 0)
+            opt_cell += slot.cells
+            opt_mask += [masks[slot.kind][cell] for cell in slot.cells]
+            opt_lo.append(len(opt_cell))
+    bits = np.array(
+        [[(mask >> (64 * w)) & (2**64 - 1) for w in range(words)] for mask in opt_mask],
+        np.uint64,
+    ).reshape(-1, words)
+    arrays = (np.array(opt_lo, np.int64), bits, np.array(opt_cell, np.int64), np.array(same))
+    anchors = np.empty((0, tables.n_pieces), np.int64)
+    count = graph_kernels.placements(*arrays, anchors, True)
+    anchors = np.empty((count, tables.n_pieces), np.int64)
+    graph_kernels.placements(*arrays, anchors, False)
+    first = tables.board.kind_first
     for k in range(first.size - 1):
         anchors[:, first[k] : first[k + 1]].sort(axis=1)
-    keys = np.empty((anchors.shape[0], tables.words), np.uint64)
-    for row in range(anchors.shape[0]):
-        kernels.pack(board, anchors[row], keys[row])
+    keys = np.empty((count, tables.words), np.uint64)
+    kernels.pack_rows(tables.board, anchors, keys)
     return keys
-
-
-def _disjoint(
-    options: list[list[tuple[tuple[int, ...], int]]], index: int, taken: int
-) -> Iterator[list[tuple[tuple[int, ...], int]]]:
-    """Every choice of one option per slot whose cells do not overlap."""
-    if index == len(options):
-        yield []
-        return
-    for cells, mask in options[index]:
-        if not mask & taken:
-            for rest in _disjoint(options, index + 1, taken | mask):
-                yield [(cells, mask), *rest]
 
 
 def _cover_masks(tables: Tables) -> list[dict[int, int]]:
