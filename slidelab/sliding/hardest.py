@@ -22,9 +22,9 @@ import numpy as np
 from slidelab.errors import SlidelabError
 from slidelab.runs import Progress
 from slidelab.sliding import graph_kernels, kernels
-from slidelab.sliding.distance import as_keys, goal_indices
+from slidelab.sliding.distance import as_keys, goal_indices, to_goal
 from slidelab.sliding.encoding import Tables, build_tables
-from slidelab.sliding.model import Axis, Configuration, Puzzle
+from slidelab.sliding.model import Axis, Configuration, Goal, PieceKind, Placement, Puzzle
 from slidelab.sliding.search import STATE_CAPACITY, check_style, successors
 from slidelab.sliding.styles import MoveStyle
 
@@ -261,3 +261,22 @@ def _search_batch(
     distance = np.empty(keys.shape[0], np.int64)
     graph_kernels.distances_from(indptr, child[order], goal_indices(tables, keys), distance)
     found.add(tables, keys, count, distance)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the kernels `--hardest` and `--to-goal` call."""
+    for style in MoveStyle.ALL:
+        for run in (hardest_starts(_TINY_PUZZLE, style), to_goal(_TINY_PUZZLE, style)):
+            for _ in run:
+                pass
+
+
+_TINY_PUZZLE = Puzzle(
+    rows=1,
+    cols=3,
+    kinds=(PieceKind("1", ((0, 0),), Axis.HORIZONTAL), PieceKind("2", ((0, 0),))),
+    obstacles=frozenset(),
+    start=Configuration.of([Placement("1", 0, 0), Placement("2", 0, 1)]),
+    goal=Goal((Placement("1", 0, 1),), frozenset()),
+)
+"""Two pieces (one kept to its row) on a 1 x 3 board: every kernel runs on it in a moment."""
