@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable, Generator
-from functools import partial
 from typing import Any
 
 from slidelab.errors import SlidelabError
@@ -107,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         if args.analyze
         else to_goal
         if args.to_goal
-        else partial(_hardest, jobs=args.jobs)
+        else _hardest
         if args.hardest
         else solve
     )
@@ -155,8 +154,10 @@ def _hardest(
     max_memory: int | None,
     jobs: int,
 ) -> Generator[Progress, None, HardestStarts]:
-    """`hardest_starts` called as the other searches are (it runs on one thread, in the
-    memory of one part of the placements at a time)."""
+    """`hardest_starts` called as the other searches are: it runs on one thread and holds
+    one batch of parts at a time, bounded by --max-states."""
+    if max_memory is not None:
+        raise SlidelabError("--hardest is bounded by --max-states, not --max-memory")
     return hardest_starts(puzzle, style, max_states=max_states)
 
 

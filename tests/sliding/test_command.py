@@ -230,3 +230,8 @@ def test_hardest_when_no_placement_meets_the_goal_exits_with_1(capsys, tmp_path)
     assert "style 0: 2 placements in 2 components, 0 can reach the goal\n" in (
         capsys.readouterr().out
     )
+
+
+def test_hardest_refuses_a_memory_limit_it_cannot_keep(capsys, silly):
+    assert main(["slide", silly, "--hardest", "--max-memory", "1G"]) == 2
+    assert "--hardest is bounded by --max-states, not --max-memory" in capsys.readouterr().err

@@ -3,6 +3,7 @@ the reference, which builds the whole graph of placements in a dictionary."""
 
 from __future__ import annotations
 
+import itertools
 from unittest.mock import patch
 
 import pytest
@@ -70,3 +71,16 @@ def test_a_part_bigger_than_the_state_limit_stops_with_a_message() -> None:
         "than the limit set by --max-states (1,000)"
     )
     assert found.hardest_distance is None
+
+
+def test_progress_says_how_much_is_done_and_closing_the_run_stops_it() -> None:
+    puzzle = parse_puzzle(CARS)
+    events = list(itertools.islice(hardest_starts(puzzle, MoveStyle.STEP), 10_000))
+    fractions = [e.fraction for e in events if e.fraction is not None]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert len(fractions) == 64  # one per part: the cars' lines
+    run = hardest_starts(puzzle, MoveStyle.STEP)
+    next(run)
+    run.close()
+    with pytest.raises(StopIteration):
+        next(run)
