@@ -15,7 +15,7 @@ import itertools
 import time
 from collections.abc import Generator
 from dataclasses import dataclass
-from math import prod
+from math import comb, prod
 
 import numpy as np
 
@@ -33,6 +33,10 @@ BATCH = 1 << 18
 
 SUCCESSOR_CHUNK = 1 << 14
 """Placements whose moves are generated per kernel call, between progress events."""
+
+MAX_PARTS = 1 << 12
+"""Most parts the placements are split into: kinds whose lines would split them further
+keep all their anchors in every part (parts are then bigger, and fewer calls are made)."""
 
 HARDEST_SHOWN = 20
 """Most hardest placements a result lists (it counts them all)."""
@@ -114,28 +118,32 @@ def _kind_anchors(tables: Tables) -> list[tuple[int, ...]]:
 
 
 def _parts(tables: Tables, kinds: list[tuple[int, ...]]) -> list[list[tuple[_Slot, ...]]]:
-    """For each kind, the ways to spread its pieces over lines: one way (all anchors) for a
-    kind that moves freely, every multiset of rows (or columns) for one kept to an axis."""
+    """For each kind, the ways to spread its pieces over lines: every multiset of rows (or
+    columns) for a kind kept to an axis, as long as there are at most `MAX_PARTS` parts in
+    all, else one way (all anchors), as for a kind that moves freely."""
     puzzle = tables.puzzle
     counts = np.diff(tables.board.kind_first)
     cols = puzzle.cols
     choices: list[list[tuple[_Slot, ...]]] = []
+    parts = 1
     for k, cells in enumerate(kinds):
         axis = puzzle.kind(tables.kind_names[k]).axis
         count = int(counts[k])
-        if axis is Axis.ANY:
-            choices.append([(_Slot(k, count, cells),)])
-            continue
         lines: dict[int, tuple[int, ...]] = {}
         for cell in cells:
             line = cell // cols if axis is Axis.HORIZONTAL else cell % cols
             lines[line] = (*lines.get(line, ()), cell)
-        spreads: list[tuple[_Slot, ...]] = []
-        for chosen in itertools.combinations_with_replacement(sorted(lines), count):
-            spreads.append(
+        spreads = comb(len(lines) + count - 1, count)  # multisets of `count` lines
+        if axis is Axis.ANY or parts * spreads > MAX_PARTS:
+            choices.append([(_Slot(k, count, cells),)])
+            continue
+        choices.append(
+            [
                 tuple(_Slot(k, chosen.count(line), lines[line]) for line in sorted(set(chosen)))
-            )
-        choices.append(spreads)
+                for chosen in itertools.combinations_with_replacement(sorted(lines), count)
+            ]
+        )
+        parts *= len(choices[-1])
     return choices
 
 

@@ -43,12 +43,14 @@ def test_hardest_starts_agree_with_the_reference(style: MoveStyle, puzzle: Puzzl
     assert_agrees(puzzle, style)
 
 
-@pytest.mark.parametrize("batch", [1, 1 << 18])
+@pytest.mark.parametrize(("batch", "parts"), [(1, 64), (1 << 18, 64), (1, 4), (1, 1)])
 @pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.SLIDE, MoveStyle.SUPER_SLIDE])
 def test_cars_split_the_placements_into_parts_searched_one_by_one(
-    style: MoveStyle, batch: int
+    style: MoveStyle, batch: int, parts: int
 ) -> None:
-    with patch.object(hardest, "BATCH", batch):
+    with patch.object(hardest, "BATCH", batch), patch.object(hardest, "MAX_PARTS", parts):
+        events = list(hardest_starts(parse_puzzle(CARS), style))
+        assert sum(e.fraction is not None for e in events) == parts
         assert_agrees(parse_puzzle(CARS), style)
 
 
