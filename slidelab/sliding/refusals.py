@@ -103,4 +103,4 @@ def _blocker(puzzle: Puzzle, others: dict[Cell, Placement], cell: Cell) -> str |
 def _naming(pieces: Sequence[Placement]) -> str:
     if len(pieces) == 1:
         return f"piece {pieces[0].kind}"
-    return "the pieces " + "+".join(p.kind for p in pieces)
+    return "the pieces " + "+".join(sorted(p.kind for p in pieces))
