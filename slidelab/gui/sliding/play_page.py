@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
@@ -107,8 +107,11 @@ class PlayPage(QWidget):
         self.show_unavailable("Draw a puzzle to play it.")
 
     def _button(self, text: str, tip: str, action) -> QPushButton:
+        """A button that leaves the keyboard focus on the board, so that Ctrl+Z after a click
+        still takes back a move rather than an edit of the puzzle."""
         button = QPushButton(text)
         button.setToolTip(tip)
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         button.clicked.connect(action)
         return button
 
@@ -236,7 +239,7 @@ class PlayPage(QWidget):
         if session.solved:
             return "No hint: the goal is reached."
         if session.table is None:
-            return f"No hint yet: {self._distance_note or 'the distances are not known'}."
+            return f"No hint: {self._distance_note or 'the distances are not known yet'}."
         return "No hint: the goal cannot be reached from here."
 
     def _refresh(self) -> None:
