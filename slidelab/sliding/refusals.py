@@ -68,8 +68,6 @@ def why_not(
             shortest_route(puzzle.rows, puzzle.cols, frozenset(cells), blocked, shift)
         except NoRouteError:
             return f"no free path takes {_naming(moving)} there: other pieces are in the way"
-    if config == shifted(config, moving, shift):
-        return "that leaves the board as it was"
     return f"that is not one move of style {number}"
 
 

@@ -225,6 +225,24 @@ def test_leaving_play_cancels_the_distance_run_and_coming_back_restarts_it(
     assert page.distance.text() == "80 moves from the goal"
 
 
+def test_a_new_style_during_the_distance_run_computes_the_new_games_distances(
+    window, qtbot, monkeypatch
+):
+    bench = window.by_family["sliding"]
+    window.open_library(bench, "klotski.slide")
+    bench.style_choice.setCurrentIndex(2)
+    monkeypatch.setattr(sliding_workbench, "to_goal", endless)
+    bench.pages.setCurrentIndex(sliding_workbench.PLAY_PAGE)
+    page = bench.play_page
+    qtbot.waitUntil(lambda: window.runner.busy)
+    monkeypatch.undo()
+    bench.style_choice.setCurrentIndex(5)  # the endless run is cancelled, style 5's starts
+    qtbot.waitUntil(lambda: page.session.table is not None, timeout=60_000)
+    assert page.session.style.number == 5
+    assert page.distance.text() == "55 moves from the goal"
+    assert page.heading.text().startswith("Style 5: ")
+
+
 def test_the_window_keeps_beating_while_distances_are_computed(window, qtbot):
     """The longest stall of the event loop while the distance tables of Klotski and
     century are computed (style 2), printed for the record and held to the suite's bound."""

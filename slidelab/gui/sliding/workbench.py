@@ -501,9 +501,10 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         """The results of earlier runs stay on screen."""
         self._show_result = None
         if self._distance_run is not None:
-            self._distance_run = None
-            self._distances_wanted = False
-            self.play_page.distances_stopped()
+            stopped, self._distance_run = self._distance_run, None
+            if stopped is self._play:  # else a new game's distances start once the thread is free
+                self._distances_wanted = False
+                self.play_page.distances_stopped()
 
     def _show_solution(self, puzzle: Puzzle, result: SolveResult) -> str:
         self._solved_puzzle = puzzle
