@@ -96,12 +96,11 @@ class PlaySession:
 
     def is_move(self, after: Configuration) -> bool:
         """Whether `after` is one move of the style from the current configuration."""
-        return self._key(after) in self._legal_keys()
+        return self._fits(after) and self._key(after) in self._legal_keys()
 
     def allows(self, moving: Sequence[Placement], shift: Cell) -> bool:
         """Whether shifting the pieces `moving` by `shift` is one move of the style."""
-        after = shifted(self.config, moving, shift)
-        return self._fits(after) and self.is_move(after)
+        return self.is_move(shifted(self.config, moving, shift))
 
     def drop(self, moving: Sequence[Placement], shift: Cell) -> Drop:
         """Shift the pieces `moving` of the current configuration by `shift` if that is one
@@ -138,10 +137,10 @@ class PlaySession:
     # Helpers -----------------------------------------------------------------------------
 
     def _fits(self, config: Configuration) -> bool:
-        """Whether every piece of `config` lies on the board clear of obstacles (the only
-        configurations the kernels' codes can hold)."""
+        """Whether `config` has the start's pieces, each on the board clear of obstacles (the
+        only configurations the kernels' codes can hold)."""
         puzzle = self.puzzle
-        return all(
+        return config.kind_counts() == puzzle.start.kind_counts() and all(
             puzzle.on_board(cell) and cell not in puzzle.obstacles
             for p in config.placements
             for cell in puzzle.kind(p.kind).cells_at(p.anchor)

@@ -169,3 +169,15 @@ def test_shifted_keeps_the_other_pieces() -> None:
     assert shifted(config, [Placement("1", 0, 1)], (1, 0)) == Configuration.of(
         [Placement("1", 0, 0), Placement("1", 1, 1)]
     )
+
+
+def test_is_move_answers_for_any_configuration() -> None:
+    """Configurations the kernels' codes cannot hold (off the board, on an obstacle, other
+    pieces) are simply not moves."""
+    session = PlaySession(library("klotski.slide"), MoveStyle.PATH)
+    start = session.config.placements
+    off = shifted(session.config, [Placement("4", 4, 0)], (1, 0))
+    assert not session.is_move(off)
+    assert not session.is_move(Configuration.of(start[:-1]))
+    assert not session.is_move(Configuration.of([*start[:-1], Placement("1", 3, 1)]))
+    assert session.is_move(shifted(session.config, [Placement("4", 4, 0)], (0, 1)))
