@@ -5,6 +5,7 @@ shown, the distance run cancelled on leaving, and the axis marks and setting of 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Generator
 
@@ -12,7 +13,8 @@ from PySide6.QtCore import QPoint, QSize, Qt
 
 from slidelab.geometry.palettes import KIND_COLOURS
 from slidelab.gui.sliding import workbench as sliding_workbench
-from slidelab.runs import Progress
+from slidelab.runs import Progress, drive
+from slidelab.sliding.distance import GoalDistances
 from slidelab.sliding.model import Axis, Placement
 from slidelab.sliding.routes import moved_pieces
 from slidelab.sliding.textformat import parse_puzzle
@@ -241,6 +243,32 @@ def test_a_new_style_during_the_distance_run_computes_the_new_games_distances(
     assert page.session.style.number == 5
     assert page.distance.text() == "55 moves from the goal"
     assert page.heading.text().startswith("Style 5: ")
+
+
+def test_distances_that_arrive_after_the_style_changed_are_not_used(window, qtbot, monkeypatch):
+    """A run that cannot be stopped (no progress events) finishes for the old style after the
+    style changed: its table is not used, and the new style's distances follow."""
+    real = sliding_workbench.to_goal
+    began = threading.Event()
+
+    def unstoppable(puzzle, style) -> Generator[Progress, None, GoalDistances]:
+        yield from ()
+        began.set()
+        time.sleep(0.5)
+        return drive(real(puzzle, style))
+
+    bench = window.by_family["sliding"]
+    window.open_library(bench, "klotski.slide")
+    bench.style_choice.setCurrentIndex(2)
+    monkeypatch.setattr(sliding_workbench, "to_goal", unstoppable)
+    bench.pages.setCurrentIndex(sliding_workbench.PLAY_PAGE)
+    page = bench.play_page
+    qtbot.waitUntil(began.is_set)
+    monkeypatch.undo()
+    bench.style_choice.setCurrentIndex(5)
+    qtbot.waitUntil(lambda: page.session.table is not None, timeout=60_000)
+    assert page.session.table.style.number == 5
+    assert page.distance.text() == "55 moves from the goal"
 
 
 def test_the_window_keeps_beating_while_distances_are_computed(window, qtbot):

@@ -622,9 +622,9 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     def _show_distances(self, _puzzle: Puzzle, result: GoalDistances) -> str:
         session, self._distance_run = self._distance_run, None
-        self._distances_wanted = False
-        if session is not self._play:
+        if session is not self._play:  # the game changed meanwhile: its own run comes next
             return "distances of an earlier game: not used"
+        self._distances_wanted = False
         self.play_page.distances_known(result)
         if result.start_distance is None:
             return f"the goal cannot be reached · {result.component:,} configurations"
