@@ -9,18 +9,27 @@ import threading
 import time
 from collections.abc import Generator
 
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QPoint, QSize, Qt
 
 from slidelab.geometry.palettes import KIND_COLOURS
 from slidelab.gui.sliding import workbench as sliding_workbench
+from slidelab.gui.sliding.play_view import PlayView
 from slidelab.runs import Progress, drive
 from slidelab.sliding.distance import GoalDistances
 from slidelab.sliding.model import Axis, Placement
+from slidelab.sliding.play import PlaySession
+from slidelab.sliding.reference import successors
+from slidelab.sliding.refusals import shifted
 from slidelab.sliding.routes import moved_pieces
-from slidelab.sliding.textformat import parse_puzzle
+from slidelab.sliding.styles import MoveStyle
+from slidelab.sliding.textformat import format_puzzle, parse_puzzle
 from tests.gui.heartbeat import Heartbeat
 from tests.gui.mouse import LEFT, centre, drag
 from tests.gui.test_board_editor import rgb
+from tests.gui.test_main_window import shown_configuration
+from tests.sliding.test_reference_agreement import puzzles
 
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 
@@ -320,3 +329,49 @@ def test_the_axis_is_set_in_the_editor_marked_undone_and_saved(window, qtbot, tm
     bench.kind_choice.setCurrentIndex(bench.kind_choice.findData("1"))
     assert bench.axis_choice.currentData() is Axis.HORIZONTAL
     assert not bench.is_modified()
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(puzzle=puzzles(), style=st.sampled_from(MoveStyle.ALL), data=st.data())
+def test_random_mouse_drags_move_exactly_when_the_reference_allows(
+    qtbot, puzzle, style, data
+) -> None:
+    """Drags with the real mouse from a cell of a piece to any cell on or just off the board:
+    the board changes exactly when the reference lists the result as one move."""
+    note(format_puzzle(puzzle))
+    view = PlayView()
+    qtbot.addWidget(view)
+    view.resize(300, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    session = PlaySession(puzzle, style)
+    view.set_session(session)
+    played = []
+    view.played.connect(played.append)
+    for _ in range(4):
+        config = session.config
+        piece = data.draw(st.sampled_from(config.placements))
+        grabbed = data.draw(st.sampled_from(puzzle.kind(piece.kind).cells_at(piece.anchor)))
+        over = (
+            data.draw(st.integers(-1, puzzle.rows)),
+            data.draw(st.integers(-1, puzzle.cols)),
+        )
+        geometry = view.board_geometry()
+        target = geometry.rect(over).center().toPoint()
+        qtbot.mousePress(view, LEFT, pos=centre(view, grabbed))
+        qtbot.mouseMove(view, target)
+        qtbot.mouseRelease(view, LEFT, pos=target)
+        shift = (over[0] - grabbed[0], over[1] - grabbed[1])
+        if shift == (0, 0):
+            assert session.config == config
+            continue
+        drop = played.pop()
+        after = shifted(config, [piece], shift)
+        legal = after in successors(puzzle, config, style)
+        assert drop.accepted == legal, (piece, shift, drop.message)
+        assert session.config == (after if legal else config)
+        assert shown_configuration(view) == session.config
