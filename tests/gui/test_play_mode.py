@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QPoint, QSize, Qt
 
 from slidelab.geometry.palettes import KIND_COLOURS
+from slidelab.gui.sliding import play_control
 from slidelab.gui.sliding import workbench as sliding_workbench
 from slidelab.gui.sliding.play_view import PlayView
 from slidelab.runs import Progress, drive
@@ -219,7 +220,7 @@ def test_leaving_play_cancels_the_distance_run_and_coming_back_restarts_it(
     bench = window.by_family["sliding"]
     window.open_library(bench, "klotski.slide")
     bench.style_choice.setCurrentIndex(2)
-    monkeypatch.setattr(sliding_workbench, "to_goal", endless)
+    monkeypatch.setattr(play_control, "to_goal", endless)
     bench.pages.setCurrentIndex(sliding_workbench.PLAY_PAGE)
     page = bench.play_page
     qtbot.waitUntil(lambda: window.runner.busy)
@@ -242,7 +243,7 @@ def test_a_new_style_during_the_distance_run_computes_the_new_games_distances(
     bench = window.by_family["sliding"]
     window.open_library(bench, "klotski.slide")
     bench.style_choice.setCurrentIndex(2)
-    monkeypatch.setattr(sliding_workbench, "to_goal", endless)
+    monkeypatch.setattr(play_control, "to_goal", endless)
     bench.pages.setCurrentIndex(sliding_workbench.PLAY_PAGE)
     page = bench.play_page
     qtbot.waitUntil(lambda: window.runner.busy)
@@ -257,7 +258,7 @@ def test_a_new_style_during_the_distance_run_computes_the_new_games_distances(
 def test_distances_that_arrive_after_the_style_changed_are_not_used(window, qtbot, monkeypatch):
     """A run that cannot be stopped (no progress events) finishes for the old style after the
     style changed: its table is not used, and the new style's distances follow."""
-    real = sliding_workbench.to_goal
+    real = play_control.to_goal
     began = threading.Event()
 
     def unstoppable(puzzle, style) -> Generator[Progress, None, GoalDistances]:
@@ -269,7 +270,7 @@ def test_distances_that_arrive_after_the_style_changed_are_not_used(window, qtbo
     bench = window.by_family["sliding"]
     window.open_library(bench, "klotski.slide")
     bench.style_choice.setCurrentIndex(2)
-    monkeypatch.setattr(sliding_workbench, "to_goal", unstoppable)
+    monkeypatch.setattr(play_control, "to_goal", unstoppable)
     bench.pages.setCurrentIndex(sliding_workbench.PLAY_PAGE)
     page = bench.play_page
     qtbot.waitUntil(began.is_set)

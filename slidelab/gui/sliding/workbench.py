@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -41,6 +41,7 @@ from slidelab.gui.images import image_to_rgb, save_png
 from slidelab.gui.sliding.analysis_view import AnalysisView
 from slidelab.gui.sliding.board_view import BoardView
 from slidelab.gui.sliding.editor import BoardEditor
+from slidelab.gui.sliding.play_control import PlayControl
 from slidelab.gui.sliding.play_page import PlayPage
 from slidelab.gui.sliding.player import SolutionPlayer
 from slidelab.gui.status import StatusPanel
@@ -48,11 +49,9 @@ from slidelab.gui.workbench import RunningWorkbench, TextDocument
 from slidelab.gui.worker import SolverRunner
 from slidelab.library import load_shipped, shipped_names
 from slidelab.runs import Found, Solver
-from slidelab.sliding.distance import GoalDistances, to_goal
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.family import SLIDING
 from slidelab.sliding.model import Axis, Puzzle
-from slidelab.sliding.play import PlaySession
 from slidelab.sliding.render import describe_move
 from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
 from slidelab.sliding.styles import MoveStyle
@@ -125,9 +124,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.play_page = PlayPage()
         self.play_page.refused.connect(self._play_refused)
         self.play_page.solveRequested.connect(self._solve_from_here)
-        self._play: PlaySession | None = None
-        self._distance_run: PlaySession | None = None
-        self._distances_wanted = False
+        self.play = PlayControl(self.play_page, runner, self._start, self)
 
         self.pages = QTabWidget()
         self.pages.addTab(self._edit_page(), "Edit")
@@ -138,7 +135,6 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
             PLAY_PAGE, "Play the puzzle by hand in the chosen style, with its distance to the goal"
         )
         self.pages.currentChanged.connect(self._page_changed)
-        runner.busyChanged.connect(self._runner_busy)
         splitter = QSplitter()
         splitter.addWidget(self.pages)
         splitter.addWidget(self._solve_panel())
@@ -500,11 +496,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     def run_stopped(self) -> None:
         """The results of earlier runs stay on screen."""
         self._show_result = None
-        if self._distance_run is not None:
-            stopped, self._distance_run = self._distance_run, None
-            if stopped is self._play:  # else a new game's distances start once the thread is free
-                self._distances_wanted = False
-                self.play_page.distances_stopped()
+        self.play.run_stopped()
 
     def _show_solution(self, puzzle: Puzzle, result: SolveResult) -> str:
         self._solved_puzzle = puzzle
@@ -565,73 +557,11 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     def _page_changed(self, index: int) -> None:
         if index == PLAY_PAGE:
             self._enter_play()
-        elif self._distance_run is not None:
-            self.runner.cancel()
+        else:
+            self.play.leave()
 
     def _enter_play(self) -> None:
-        """Play the puzzle as drawn in the chosen style: the game goes on where it was left
-        unless the puzzle or the style changed; distances are computed if not known yet."""
-        draft = self.editor.draft()
-        problems = draft.problems()
-        if problems:
-            self._play = None
-            if self._distance_run is not None:
-                self.runner.cancel()
-            self.play_page.show_unavailable(
-                f"Fix the puzzle before playing it (Edit page): {problems[0].message}."
-            )
-            return
-        puzzle = draft.to_puzzle()
-        style: MoveStyle = self.style_choice.currentData()
-        if self._play is None or (self._play.puzzle, self._play.style) != (puzzle, style):
-            try:
-                self._play = PlaySession(puzzle, style)
-            except SlidelabError as error:
-                self._play = None
-                self.play_page.show_unavailable(f"Cannot play in style {style.number}: {error}.")
-                return
-            if self._distance_run is not None:
-                self.runner.cancel()
-            self.play_page.start(self._play)
-        self._distances_wanted = self._play.table is None
-        self._compute_distances()
-        self.play_page.view.setFocus()
-
-    def _compute_distances(self) -> None:
-        """Start the distance table of the game being played, once the solver thread is free."""
-        session = self._play
-        if session is None or not self._distances_wanted or self._distance_run is not None:
-            return
-        if self.runner.busy:
-            self.play_page.distances_waiting()
-            return
-        self._distance_run = session
-        self.play_page.distances_computing()
-        self._start(
-            f"computing distances to the goal, style {session.style.number}",
-            lambda p: to_goal(p, session.style),
-            self._show_distances,
-            session.puzzle,
-        )
-
-    def _runner_busy(self, busy: bool) -> None:
-        """Once the solver thread is free, start the distances a game waits for (after the run
-        that ended has been shown: its `finished` follows `busyChanged`)."""
-        if not busy and self.pages.currentIndex() == PLAY_PAGE:
-            QTimer.singleShot(0, self, self._compute_distances)
-
-    def _show_distances(self, _puzzle: Puzzle, result: GoalDistances) -> str:
-        session, self._distance_run = self._distance_run, None
-        if session is not self._play:  # the game changed meanwhile: its own run comes next
-            return "distances of an earlier game: not used"
-        self._distances_wanted = False
-        self.play_page.distances_known(result)
-        if result.start_distance is None:
-            return f"the goal cannot be reached · {result.component:,} configurations"
-        return (
-            f"distances known: the start is {result.start_distance} moves from the goal · "
-            f"{result.component:,} configurations"
-        )
+        self.play.enter(self.editor.draft(), self.style_choice.currentData())
 
     def _play_refused(self, text: str) -> None:
         if not self.runner.busy:
@@ -640,7 +570,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     def _solve_from_here(self, puzzle: Puzzle) -> None:
         style: MoveStyle = self.style_choice.currentData()
         self._start(
-            f"solving in style {style.number} from move {self._play.moves if self._play else 0}",
+            f"solving in style {style.number} from the board played",
             lambda p: solve(p, style),
             self._show_solution,
             puzzle,
