@@ -78,6 +78,13 @@ def test_klotski_is_played_to_the_goal_by_following_the_hints(window, qtbot):
     assert page.session.solved
     qtbot.mouseClick(page.hint_button, LEFT)
     assert page.message.text() == "No hint: the goal is reached."
+    qtbot.mouseClick(page.undo_button, LEFT)
+    view.hint_seconds = 30.0
+    qtbot.mouseClick(page.hint_button, LEFT)  # a slow glide, cut short by a press on the board
+    assert view.animating and not page.hint_button.isEnabled()
+    qtbot.mousePress(view, LEFT, pos=centre(view, (0, 0)))
+    assert not view.animating and view.hint is not None and page.hint_button.isEnabled()
+    qtbot.mouseRelease(view, LEFT, pos=centre(view, (0, 0)))
     assert bench.undo_stack.count() == 0  # moves are not edits of the puzzle
 
 

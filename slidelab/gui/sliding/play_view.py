@@ -124,6 +124,8 @@ class PlayView(BoardView):
             return
         event.accept()
         self.setFocus()
+        if self.animating:  # the hint's glide ends at once; its outline stays
+            self._end_glide()
         point = event.position()
         cell = self.cell_at(point)
         piece = self._piece_at(cell) if cell is not None else None
@@ -281,12 +283,17 @@ class PlayView(BoardView):
             return
         t = (time.perf_counter() - self._hint_started) / max(self.hint_seconds, 1e-3)
         if t >= 1.0:
-            self._timer.stop()
-            self._show(session.config)
-            self.hintShown.emit()
+            self._end_glide()
             return
         frame = frame_between(session.puzzle, session.config, hint, t)
         self.set_frame(dataclasses.replace(frame, goal=goal_outline(session.puzzle)))
+
+    def _end_glide(self) -> None:
+        """Stop the hint's glide and show the board as it is, the hint outlined."""
+        self._timer.stop()
+        if self.session is not None:
+            self._show(self.session.config)
+        self.hintShown.emit()
 
     def _piece_at(self, cell: Cell) -> Placement | None:
         session = self.session
