@@ -13,7 +13,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from slidelab.sliding.draft import Draft
-from slidelab.sliding.model import Cell, Configuration, PieceKind, Placement, Problem, Puzzle
+from slidelab.sliding.model import (
+    Axis,
+    Cell,
+    Configuration,
+    PieceKind,
+    Placement,
+    Problem,
+    Puzzle,
+)
 from slidelab.sliding.routes import move_route
 
 
@@ -28,6 +36,8 @@ class DrawnPiece:
     """(drow, dcol) added to every cell while it is moving."""
     highlighted: bool = False
     """True for the pieces of the current move."""
+    axis: Axis = Axis.ANY
+    """The axis its kind keeps to (drawn as a double-headed arrow along it)."""
 
     def positions(self) -> tuple[tuple[float, float], ...]:
         """Where its cells are drawn: `cells` plus `offset`."""
@@ -69,7 +79,9 @@ def still_frame(
     """
     kinds = {kind.name: kind for kind in source.kinds}
     pieces = tuple(
-        DrawnPiece(p.kind, tuple(kinds[p.kind].cells_at(p.anchor)), (0.0, 0.0))
+        DrawnPiece(
+            p.kind, tuple(kinds[p.kind].cells_at(p.anchor)), (0.0, 0.0), axis=kinds[p.kind].axis
+        )
         for p in placements
         if p.kind in kinds
     )
@@ -121,19 +133,24 @@ def frame_between(puzzle: Puzzle, before: Configuration, after: Configuration, t
     def cells(placement: Placement) -> tuple[Cell, ...]:
         return tuple(kinds[placement.kind].cells_at(placement.anchor))
 
+    def axis(placement: Placement) -> Axis:
+        return kinds[placement.kind].axis
+
     pieces = []
     if t == 1.0:
         arrived = {target for _, target in route.pairs}
         for placement in after.placements:
             lit = placement in arrived
-            pieces.append(DrawnPiece(placement.kind, cells(placement), (0.0, 0.0), lit))
+            pieces.append(
+                DrawnPiece(placement.kind, cells(placement), (0.0, 0.0), lit, axis(placement))
+            )
     else:
         moving = {source for source, _ in route.pairs}
         offset = route.offset_at(t)
         for placement in before.placements:
             lit = placement in moving
             shift = offset if lit else (0.0, 0.0)
-            pieces.append(DrawnPiece(placement.kind, cells(placement), shift, lit))
+            pieces.append(DrawnPiece(placement.kind, cells(placement), shift, lit, axis(placement)))
     return Frame(puzzle.rows, puzzle.cols, tuple(pieces), frozenset(puzzle.obstacles))
 
 

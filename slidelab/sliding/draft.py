@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from slidelab.errors import SlidelabError
 from slidelab.sliding.model import (
     KIND_NAMES,
+    Axis,
     Cell,
     Configuration,
     Goal,
@@ -311,6 +312,14 @@ class Draft:
             raise DraftError(self._missing(placement, goal))
         pieces[pieces.index(placement)] = Placement(placement.kind, *to)
         return self._with_placements(goal, tuple(pieces), self.kinds)
+
+    def with_kind_axis(self, name: str, axis: Axis) -> Draft:
+        """Pieces of kind `name` kept to `axis` (Rush Hour's cars), or free again with ANY."""
+        kinds = self.kind_map()
+        if name not in kinds:
+            raise DraftError(f"there is no piece kind {name}")
+        kinds[name] = replace(kinds[name], axis=axis)
+        return replace(self, kinds=tuple(kinds.values()))
 
     def toggled_obstacle(self, cell: Cell) -> Draft:
         """An obstacle added at `cell`, or removed if one is there (start and goal alike)."""

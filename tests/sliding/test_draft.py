@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from slidelab.errors import SlidelabError
 from slidelab.library import load_shipped, shipped_names
 from slidelab.sliding.draft import Draft, DraftError
-from slidelab.sliding.model import KIND_NAMES, PieceKind, Placement
+from slidelab.sliding.model import KIND_NAMES, Axis, PieceKind, Placement
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
 from tests.sliding.figures import SILLY
 
@@ -392,3 +392,18 @@ def test_editing_operations_keep_drafts_normalised(draft, data):
         assert used <= set(draft.kind_map())
         if not draft.problems():
             assert Draft.from_puzzle(draft.to_puzzle()) == draft
+
+
+def test_a_kind_kept_to_an_axis_is_written_with_its_suffix_and_read_back():
+    draft = Draft.from_puzzle(parse_puzzle(SILLY))
+    name = draft.kinds[0].name
+    kept = draft.with_kind_axis(name, Axis.VERTICAL)
+    assert kept.kind_map()[name].axis is Axis.VERTICAL
+    assert kept.kind_map()[name].cells == draft.kind_map()[name].cells
+    assert [k.axis for k in kept.kinds[1:]] == [k.axis for k in draft.kinds[1:]]
+    text = format_puzzle(kept.to_puzzle())
+    assert f"{name} = {draft.kind_map()[name].pattern()} v" in text.splitlines()
+    assert Draft.from_puzzle(parse_puzzle(text)) == kept
+    assert kept.with_kind_axis(name, Axis.ANY) == draft
+    with pytest.raises(DraftError, match="no piece kind f"):
+        draft.with_kind_axis("f", Axis.HORIZONTAL)

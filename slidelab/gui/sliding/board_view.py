@@ -30,7 +30,7 @@ from slidelab.geometry.palettes import (
     text_colour,
 )
 from slidelab.geometry.sliding_frames import DrawnPiece, Frame
-from slidelab.sliding.model import Cell
+from slidelab.sliding.model import Axis, Cell
 
 MARGIN = 10
 """Pixels kept free around the board (less on tiny views)."""
@@ -207,6 +207,8 @@ class BoardView(QWidget):
                 pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
                 painter.setPen(pen)
                 painter.drawPath(path)
+        if piece.axis is not Axis.ANY and piece.cells:
+            paint_axis_mark(painter, geometry, piece.cells, piece.axis, qcolour(text_colour(rgb)))
         if piece.cells and s >= 14:
             anchor = geometry.rect(piece.cells[0])
             inset = s * (GAP + 0.07)
@@ -252,6 +254,41 @@ class BoardView(QWidget):
             for cell in cells:
                 inset = s * 0.12
                 painter.drawRect(geometry.rect(cell).adjusted(inset, inset, -inset, -inset))
+
+
+def paint_axis_mark(
+    painter: QPainter, geometry: BoardGeometry, cells: tuple[Cell, ...], axis: Axis, colour: QColor
+) -> None:
+    """A double-headed arrow through the middle of the piece along the axis its kind keeps to,
+    so a player sees at once which way it may move."""
+    s = geometry.size
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    middle = geometry.rect((sum(rows) / len(rows), sum(cols) / len(cols))).center()
+    if axis is Axis.HORIZONTAL:
+        half = ((max(cols) - min(cols) + 1) * s) / 2 - s * 0.3
+        ends = (QPointF(middle.x() - half, middle.y()), QPointF(middle.x() + half, middle.y()))
+    else:
+        half = ((max(rows) - min(rows) + 1) * s) / 2 - s * 0.3
+        ends = (QPointF(middle.x(), middle.y() - half), QPointF(middle.x(), middle.y() + half))
+    head = s * 0.14
+    colour = QColor(colour)
+    colour.setAlpha(170)
+    pen = QPen(colour, max(1.5, s / 22))
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    painter.save()
+    painter.setPen(pen)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawLine(*ends)
+    for tip, other in (ends, ends[::-1]):
+        dx, dy = other.x() - tip.x(), other.y() - tip.y()
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        for side in (1, -1):
+            barb = QPointF(tip.x() + head * (ux - side * uy), tip.y() + head * (uy + side * ux))
+            painter.drawLine(tip, barb)
+    painter.restore()
 
 
 def piece_path(geometry: BoardGeometry, cells: tuple[Cell, ...]) -> QPainterPath:

@@ -41,6 +41,8 @@ from slidelab.gui.images import image_to_rgb, save_png
 from slidelab.gui.sliding.analysis_view import AnalysisView
 from slidelab.gui.sliding.board_view import BoardView
 from slidelab.gui.sliding.editor import BoardEditor
+from slidelab.gui.sliding.play_control import PlayControl
+from slidelab.gui.sliding.play_page import PlayPage
 from slidelab.gui.sliding.player import SolutionPlayer
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import RunningWorkbench, TextDocument
@@ -49,7 +51,7 @@ from slidelab.library import load_shipped, shipped_names
 from slidelab.runs import Found, Solver
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.family import SLIDING
-from slidelab.sliding.model import Puzzle
+from slidelab.sliding.model import Axis, Puzzle
 from slidelab.sliding.render import describe_move
 from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
 from slidelab.sliding.styles import MoveStyle
@@ -77,6 +79,14 @@ KIND_NOTATION = (
     "bottom joined by '/', 1 for a cell of the piece, 0 for a gap (11/11 is a 2x2 square, "
     "10/11 an L)."
 )
+AXIS_LABELS = {
+    Axis.ANY: "any way",
+    Axis.HORIZONTAL: "left-right only",
+    Axis.VERTICAL: "up-down only",
+}
+"""The axis choices of a piece kind, as the kind's axis menu names them."""
+PLAY_PAGE = 3
+"""The index of the Play page among the workbench's pages."""
 GIF_STEPS_PER_MOVE = 8
 GIF_SIZE = 360
 
@@ -111,11 +121,20 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.analysis_view = AnalysisView()
         self.analysis_board = BoardView()
         self.analysis_view.configurationChosen.connect(self._show_analysed)
+        self.play_page = PlayPage()
+        self.play_page.refused.connect(self._play_refused)
+        self.play_page.solveRequested.connect(self._solve_from_here)
+        self.play = PlayControl(self.play_page, runner, self._start, self)
 
         self.pages = QTabWidget()
         self.pages.addTab(self._edit_page(), "Edit")
         self.pages.addTab(self._solution_page(), "Solution")
         self.pages.addTab(self._analysis_page(), "Analysis")
+        self.pages.addTab(self.play_page, "Play")
+        self.pages.setTabToolTip(
+            PLAY_PAGE, "Play the puzzle by hand in the chosen style, with its distance to the goal"
+        )
+        self.pages.currentChanged.connect(self._page_changed)
         splitter = QSplitter()
         splitter.addWidget(self.pages)
         splitter.addWidget(self._solve_panel())
@@ -162,6 +181,14 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.kind_choice.setToolTip(KIND_NOTATION)
         self.kind_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.kind_choice.currentIndexChanged.connect(self._kind_chosen)
+        self.axis_choice = QComboBox()
+        for axis, label in AXIS_LABELS.items():
+            self.axis_choice.addItem(label, axis)
+        self.axis_choice.setToolTip(
+            "Which way pieces of the chosen kind may move: any way, or along one axis "
+            "only, like Rush Hour's cars (saved as the kind's 'h' or 'v' suffix)"
+        )
+        self.axis_choice.currentIndexChanged.connect(self._axis_chosen)
         goal_from_start = QPushButton("Goal = start")
         goal_from_start.setToolTip("Copy the starting configuration into the goal")
         goal_from_start.clicked.connect(self._goal_from_start)
@@ -192,12 +219,17 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         top.addStretch(1)
         second = QHBoxLayout()
         second.addLayout(tools)
-        second.addWidget(QLabel("Kind"))
-        second.addWidget(self.kind_choice)
         second.addStretch(1)
+        third = QHBoxLayout()
+        third.addWidget(QLabel("Kind"))
+        third.addWidget(self.kind_choice)
+        third.addWidget(QLabel("Moves"))
+        third.addWidget(self.axis_choice)
+        third.addStretch(1)
         layout = QVBoxLayout(page)
         layout.addLayout(top)
         layout.addLayout(second)
+        layout.addLayout(third)
         layout.addWidget(self.editor, 1)
         layout.addWidget(self.edit_message)
         layout.addWidget(self.problems)
@@ -295,12 +327,12 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.load_puzzle(parse_puzzle(text, source=source))
 
     def _load_draft(self, draft: Draft) -> None:
+        self.pages.setCurrentIndex(0)  # first: a game of the old puzzle ends here
         self.undo_stack.clear()
         self.editor.set_draft(draft)
         self.undo_stack.setClean()
         self._clear_results()
         self.start_mode.setChecked(True)
-        self.pages.setCurrentIndex(0)
         self._draft_changed(draft)
 
     def current_text(self) -> str:
@@ -323,6 +355,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         index = self.kind_choice.findData(chosen)
         self.kind_choice.setCurrentIndex(max(index, 0))
         self.kind_choice.blockSignals(False)
+        self._show_axis()
         if self.edit_message.text():
             self.edit_message.setText("")
             if not self.runner.busy:
@@ -333,6 +366,8 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         if not self.problems.count():
             self.problems.addItem("No problems: ready to solve.")
         self._update_actions()
+        if self.pages.currentIndex() == PLAY_PAGE:
+            self._enter_play()
 
     def _resize(self) -> None:
         """Resize the board to the spin boxes' size, asking first when pieces would go."""
@@ -384,17 +419,36 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     def _kind_chosen(self) -> None:
         self.editor.set_piece_kind(self.kind_choice.currentData())
+        self._show_axis()
+
+    def _show_axis(self) -> None:
+        """The axis menu shows the chosen kind's axis (and is off for 'new kind')."""
+        kind = self.editor.draft().kind_map().get(self.kind_choice.currentData())
+        self.axis_choice.blockSignals(True)
+        self.axis_choice.setCurrentIndex(self.axis_choice.findData(kind.axis if kind else Axis.ANY))
+        self.axis_choice.blockSignals(False)
+        self.axis_choice.setEnabled(kind is not None)
+
+    def _axis_chosen(self) -> None:
+        name = self.kind_choice.currentData()
+        axis: Axis = self.axis_choice.currentData()
+        if name is not None:
+            draft = self.editor.draft().with_kind_axis(name, axis)
+            self.editor.apply_edit(draft, f"Kind {name} moves {AXIS_LABELS[axis]}")
 
     # Runs --------------------------------------------------------------------------------
 
     def _style_changed(self) -> None:
         style: MoveStyle = self.style_choice.currentData()
         self.style_text.setText(style.explanation.capitalize() + ".")
+        if self.pages.currentIndex() == PLAY_PAGE:
+            self._enter_play()
 
     def _update_actions(self) -> None:
         solvable = not self.editor.draft().problems() and not self.runner.busy
         for button in (self.solve_button, self.analyze_button, self.compare_button):
             button.setEnabled(solvable)
+        self.play_page.set_solving_allowed(not self.runner.busy)
         has_solution = bool(self._solution and self._solution.moves)
         for action in (
             getattr(self, "export_gif_action", None),
@@ -408,10 +462,13 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         phase: str,
         search: Callable[[Puzzle], Solver[Any]],
         show: Callable[[Puzzle, Any], str],
+        puzzle: Puzzle | None = None,
     ) -> None:
-        """Run `search(puzzle)` for the puzzle as it is now; `show(puzzle, result)` puts the
-        result on screen when the run finishes and returns the status-line message."""
-        puzzle = self.editor.draft().to_puzzle()
+        """Run `search(puzzle)` for `puzzle` (default: the puzzle as it is now);
+        `show(puzzle, result)` puts the result on screen when the run finishes and returns
+        the status-line message."""
+        if puzzle is None:
+            puzzle = self.editor.draft().to_puzzle()
         self._show_result = partial(show, puzzle)
         self.start_run(phase, lambda: search(puzzle))
 
@@ -439,6 +496,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     def run_stopped(self) -> None:
         """The results of earlier runs stay on screen."""
         self._show_result = None
+        self.play.run_stopped()
 
     def _show_solution(self, puzzle: Puzzle, result: SolveResult) -> str:
         self._solved_puzzle = puzzle
@@ -493,6 +551,30 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         for style in MoveStyle.ALL:
             for column in (1, 2):
                 self.compare_table.setItem(style.number, column, QTableWidgetItem(""))
+
+    # Play --------------------------------------------------------------------------------
+
+    def _page_changed(self, index: int) -> None:
+        if index == PLAY_PAGE:
+            self._enter_play()
+        else:
+            self.play.leave()
+
+    def _enter_play(self) -> None:
+        self.play.enter(self.editor.draft(), self.style_choice.currentData())
+
+    def _play_refused(self, text: str) -> None:
+        if not self.runner.busy:
+            self.status.ready(text)
+
+    def _solve_from_here(self, puzzle: Puzzle) -> None:
+        style: MoveStyle = self.style_choice.currentData()
+        self._start(
+            f"solving in style {style.number} from the board played",
+            lambda p: solve(p, style),
+            self._show_solution,
+            puzzle,
+        )
 
     # Playback ----------------------------------------------------------------------------
 
