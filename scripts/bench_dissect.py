@@ -8,14 +8,23 @@ always lists).  CPU seconds, median of several runs, after a warm-up that loads 
 compiled kernels.  Prints a Markdown table, then runs Knuth's program side by side with
 `slidelab dissect --count` on the issue 17 items (`timing.side_by_side`; --knuth none skips).
 
+`--processes N` instead times one count of the toy shape with d = 5 in each of N fresh
+processes, with the native solvers and with numba's kernels, and prints the spread: the same
+machine code runs up to 15% faster or slower from one process or one native build to the next
+(where the code and its data happen to lie), which one run cannot show.
+
     .venv/bin/python scripts/bench_dissect.py [--runs 3] [--skip-listing] [--knuth ITEMS]
+    .venv/bin/python scripts/bench_dissect.py --processes 10
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -52,12 +61,60 @@ def listed(problem: Dissection) -> int:
     return number - 1
 
 
+SPREAD_PIECES = 5
+"""The toy shape's d for `--processes`: Knuth's slowest count of it (issue 17's dissect-toy5)."""
+
+
+def count_seconds() -> float:
+    """CPU seconds of one count of the toy shape into SPREAD_PIECES pieces in this process,
+    after a small count that loads the kernels."""
+    toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
+    count_solutions(Dissection(square_source(toy), toy, 2))
+    problem = Dissection(square_source(toy), toy, SPREAD_PIECES)
+    started = time.process_time()
+    count_solutions(problem)
+    return time.process_time() - started
+
+
+def spread(processes: int) -> None:
+    """Print the least, median and most CPU seconds of `count_seconds` over `processes` fresh
+    processes, with the native solvers (`SLIDELAB_NATIVE=1`) and with numba's kernels."""
+    for label, native in (("native solvers", "1"), ("numba", "0")):
+        seconds = [
+            float(
+                subprocess.run(
+                    [sys.executable, __file__, "--count-seconds"],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    env={**os.environ, "SLIDELAB_NATIVE": native},
+                ).stdout
+            )
+            for _ in range(processes)
+        ]
+        print(
+            f"toy d={SPREAD_PIECES} count, {label}: min {min(seconds):.3f} s, median "
+            f"{statistics.median(seconds):.3f} s, max {max(seconds):.3f} s ({processes} processes)",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-listing", action="store_true", help="time counting only")
+    parser.add_argument(
+        "--processes", type=int, help="time the toy d=5 count in this many fresh processes"
+    )
+    parser.add_argument("--count-seconds", action="store_true", help=argparse.SUPPRESS)
     add_knuth_option(parser, ("dissect-toy5", "dissect-oct16-4", "dissect-diamond25-4"))
     args = parser.parse_args()
+    if args.count_seconds:
+        print(count_seconds())
+        return
+    if args.processes:
+        spread(args.processes)
+        return
     toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     listed(Dissection(square_source(toy), toy, 2))  # warm-up: load the compiled kernels
     print("| shape | cells | d | legal shifts | solutions | count s | list s |")
