@@ -3,7 +3,7 @@
 
 Starts its own Xvfb when there is no display; shows the kernels' warm-up at launch and a
 Solve pressed meanwhile; opens a classic sliding puzzle,
-solves and analyses it; enumerates antislide 4x4x4 and shows a packing exploded,
+solves and analyses it and finds its hardest start; enumerates antislide 4x4x4 and shows a packing exploded,
 with locks and in edit mode; lists the 4x5x5 box's classes as they stream in, then
 sorted and filtered; solves the Soma cube and shows a solution;
 cuts Knuth's toy shape into three connected pieces and shows the pieces moving; shows a
@@ -140,6 +140,13 @@ def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> No
     bench.pages.setCurrentIndex(1)
     settle()
     snap(window, folder / "sliding-compare.png", saved)
+
+    bench.find_hardest()
+    settle(lambda: not window.runner.busy)
+    snap(window, folder / "sliding-hardest.png", saved)
+    bench.use_hardest_start()
+    settle()
+    snap(window, folder / "sliding-hardest-as-start.png", saved)
 
     saved += shoot_sliding_trust(window, folder, settle)
     saved += shoot_antislide(window, folder, settle)

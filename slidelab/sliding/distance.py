@@ -181,7 +181,7 @@ def _count_shortest_paths(
             children.append(at[keep])
             yield Progress(
                 phase=f"counting shortest solutions, move {step + 1} of {distance}",
-                explored=step,
+                explored=table.size,
                 elapsed=time.perf_counter() - began,
                 depth=step,
             )

@@ -6,6 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from slidelab.sliding.hardest import HardestStarts
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.search import Analysis
 from slidelab.sliding.textformat import format_configuration
@@ -35,10 +36,13 @@ class AnalysisView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.plot, 1)
-        layout.addWidget(QLabel("Farthest configurations (click one to show it):"))
+        self.list_title = QLabel()
+        layout.addWidget(self.list_title)
         layout.addWidget(self.farthest)
 
     def show_analysis(self, puzzle: Puzzle, analysis: Analysis) -> None:
+        self.list_title.setText("Farthest configurations (click one to show it):")
+        self.plot.setVisible(True)
         self.summary.setText(
             f"{analysis.style.label}: {analysis.reachable:,} reachable configurations; the "
             f"farthest lie {analysis.farthest_distance} moves away "
@@ -56,11 +60,41 @@ class AnalysisView(QWidget):
         )
         self.plot.addItem(self.bars)
         self.plot.autoRange()
+        self._list(puzzle, analysis.farthest_examples)
+
+    def show_hardest(self, puzzle: Puzzle, found: HardestStarts) -> None:
+        """The placements farthest from the goal, of every placement of the pieces (there
+        is no histogram: the distances belong to many components)."""
+        self.list_title.setText("Hardest starts (click one to show it):")
+        counts = (
+            f"{found.style.label}: {found.placements:,} placements of the pieces in "
+            f"{found.components:,} components; {found.can_reach:,} can reach the goal"
+        )
+        hardest = (
+            f"; the hardest lie {found.hardest_distance} moves from it "
+            f"({found.hardest_count:,} of them)."
+            if found.hardest_distance is not None
+            else "."
+        )
+        limit = f"\n{found.limit_message}" if found.limit_message else ""
+        self.summary.setText(counts + hardest + limit)
+        self.plot.setVisible(False)  # its distances are from one start
+        self._list(puzzle, found.hardest)
+
+    def chosen(self) -> Configuration | None:
+        """The configuration selected in the list, if any."""
+        item = self.farthest.currentItem()
+        config = item.data(256) if item is not None else None
+        return config if isinstance(config, Configuration) else None
+
+    def _list(self, puzzle: Puzzle, configs: tuple[Configuration, ...]) -> None:
         self.farthest.clear()
-        for config in analysis.farthest_examples:
+        for config in configs:
             item = QListWidgetItem(format_configuration(puzzle, config.placements))
             item.setData(256, config)
             self.farthest.addItem(item)
+        if configs:
+            self.farthest.setCurrentRow(0)
 
     def _chosen(self, item: QListWidgetItem) -> None:
         config = item.data(256)

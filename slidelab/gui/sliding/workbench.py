@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ from slidelab.library import load_shipped, shipped_names
 from slidelab.runs import Found, Solver
 from slidelab.sliding.draft import Draft
 from slidelab.sliding.family import SLIDING
+from slidelab.sliding.hardest import HardestStarts, hardest_starts
 from slidelab.sliding.model import Axis, Puzzle
 from slidelab.sliding.render import describe_move
 from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
@@ -107,6 +109,8 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self._solved_puzzle: Puzzle | None = None
         self._solution: SolveResult | None = None
         self._analysed_puzzle: Puzzle | None = None
+        self._hardest_puzzle: Puzzle | None = None
+        """The puzzle whose hardest starts the Analysis page lists, while it lists some."""
 
         self.editor = BoardEditor(self.undo_stack)
         self.editor.draftChanged.connect(self._draft_changed)
@@ -248,10 +252,18 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         return page
 
     def _analysis_page(self) -> QWidget:
+        self.use_start_button = QPushButton("Use as the start")
+        self.use_start_button.setToolTip(
+            "Make the hardest start chosen in the list the puzzle's start (Undo takes it back)"
+        )
+        self.use_start_button.clicked.connect(self.use_hardest_start)
+        side = QVBoxLayout()
+        side.addWidget(self.analysis_board, 1)
+        side.addWidget(self.use_start_button)
         page = QWidget()
         layout = QHBoxLayout(page)
         layout.addWidget(self.analysis_view, 2)
-        layout.addWidget(self.analysis_board, 1)
+        layout.addLayout(side, 1)
         return page
 
     def _solve_panel(self) -> QWidget:
@@ -274,6 +286,11 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.compare_button = QPushButton("Compare styles")
         self.compare_button.setToolTip("Shortest solutions in all six styles")
         self.compare_button.clicked.connect(self.compare_styles)
+        self.hardest_button = QPushButton("Find hardest start")
+        self.hardest_button.setToolTip(
+            "Place the pieces in every possible way and find the starts farthest from the goal"
+        )
+        self.hardest_button.clicked.connect(self.find_hardest)
         self.compare_table = QTableWidget(len(MoveStyle.ALL), 3)
         self.compare_table.setHorizontalHeaderLabels(["style", "moves", "explored"])
         self.compare_table.verticalHeader().setVisible(False)
@@ -287,7 +304,8 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         layout.addWidget(self.style_text, 1, 0, 1, 2)
         layout.addWidget(self.solve_button, 2, 0)
         layout.addWidget(self.analyze_button, 2, 1)
-        layout.addWidget(self.compare_button, 3, 0, 1, 2)
+        layout.addWidget(self.compare_button, 3, 0)
+        layout.addWidget(self.hardest_button, 3, 1)
         layout.addWidget(self.compare_table, 4, 0, 1, 2)
         layout.setRowStretch(4, 1)
         panel.setMaximumWidth(280)
@@ -446,8 +464,14 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     def _update_actions(self) -> None:
         solvable = not self.editor.draft().problems() and not self.runner.busy
-        for button in (self.solve_button, self.analyze_button, self.compare_button):
+        for button in (
+            self.solve_button,
+            self.analyze_button,
+            self.compare_button,
+            self.hardest_button,
+        ):
             button.setEnabled(solvable)
+        self.use_start_button.setEnabled(self._hardest_puzzle is not None)
         self.play_page.set_solving_allowed(not self.runner.busy)
         has_solution = bool(self._solution and self._solution.moves)
         for action in (
@@ -483,6 +507,32 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self._start(
             f"analysing in style {style.number}", lambda p: analyze(p, style), self._show_analysis
         )
+
+    def find_hardest(self) -> None:
+        """Every placement of the pieces, and the starts farthest from the goal."""
+        style: MoveStyle = self.style_choice.currentData()
+        self._start(
+            f"finding the hardest start in style {style.number}",
+            lambda p: hardest_starts(p, style),
+            self._show_hardest,
+        )
+
+    def use_hardest_start(self) -> None:
+        """Make the hardest start chosen in the list the puzzle's start, as one undoable edit."""
+        config = self.analysis_view.chosen()
+        puzzle = self._hardest_puzzle
+        if config is None or puzzle is None:
+            return
+        if self.editor.draft() != Draft.from_puzzle(puzzle):
+            self._edit_refused(
+                "the puzzle changed since its hardest starts were found: find them again"
+            )
+            return
+        title = f"{puzzle.title}, hardest start".lstrip(", ")
+        draft = Draft.from_puzzle(replace(puzzle, start=config, title=title))
+        self.pages.setCurrentIndex(0)
+        self.start_mode.setChecked(True)
+        self.editor.apply_edit(draft, "use the hardest start")
 
     def compare_styles(self) -> None:
         """Solve in every style, one after the other, in one run."""
@@ -534,6 +584,21 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.pages.setCurrentIndex(2)
         return f"analysed: {result.reachable:,} reachable"
 
+    def _show_hardest(self, puzzle: Puzzle, result: HardestStarts) -> str:
+        self._analysed_puzzle = puzzle
+        self._hardest_puzzle = puzzle if result.hardest else None
+        self.analysis_view.show_hardest(puzzle, result)
+        first = result.hardest[0] if result.hardest else puzzle.start
+        self.analysis_board.set_frame(still_frame(puzzle, first.placements))
+        self.pages.setCurrentIndex(2)
+        self._update_actions()
+        if result.hardest_distance is None:
+            return f"{result.placements:,} placements, none can reach the goal"
+        return (
+            f"hardest start: {result.hardest_distance} moves "
+            f"({result.hardest_count:,} of {result.placements:,} placements)"
+        )
+
     def _show_comparison(self, _puzzle: Puzzle, result: tuple[SolveResult, ...]) -> str:
         for outcome in result:
             moves = "—" if outcome.moves is None else str(outcome.moves)
@@ -545,6 +610,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     def _clear_results(self) -> None:
         self._solution = None
+        self._hardest_puzzle = None
         self.player.set_solution(None, ())
         self.move_list.clear()
         self.solution_summary.setText("Solve the puzzle to watch its shortest solution.")
