@@ -947,7 +947,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             blockers = taken & ~set_bits
             found = 0
             if reach == FLOOD:
-                allowed = ALL_DIRECTIONS
+                allowed = np.int64(ALL_DIRECTIONS)
                 for m in range(first_piece, last_piece):
                     allowed &= piece_dirs[set_pieces[m]]
                 ref = pad_of[anchors[set_pieces[first_piece]]]

@@ -760,10 +760,17 @@ def warm_up() -> None:
 
 
 def warm_up_tables() -> None:
-    """Compile the hash-table kernels on an empty table."""
-    space = _Space.create(build_tables(_TINY_PUZZLE), 1, capacity=4)
+    """Compile the hash-table kernels on an empty table, those of split chunks too (the
+    tiny puzzle's layers are never split)."""
+    tables = build_tables(_TINY_PUZZLE)
+    space = _Space.create(tables, 1, capacity=4)
     kernels.rebuild(space.store)
     kernels.insert_all(space.store, space.states[:0])
+    expander = _Expander(tables, MoveStyle.STEP, 1, Limits.of(None, None))
+    ranges = np.zeros((1, 1, 2), np.int64)
+    kernels.claim(space.store, expander.out.keys, ranges, expander.slots, 0)
+    kernels.place(space.store, expander.out, ranges, expander.slots, 0, 0, 0)
+    expander.close()
 
 
 def warm_up_style(style: MoveStyle) -> None:
