@@ -26,9 +26,7 @@ obstacle, 0 is empty and k > 0 is piece k - 1.
 driver can report progress, grow the arrays, or stop between calls.  Told to
 `sift`, it only reads the table and collects the successors the table lacks, so
 several threads can expand disjoint ranges of parents at once (the kernels
-release the GIL).  What they collected is inserted in order by `insert_all`, or
-on several threads by `claim` and `place`: the table is cut into parts (a probe
-wraps around within the part of its home slot), each owned by one thread.
+release the GIL); `insert_all` then inserts what they collected, in order.
 """
 
 from __future__ import annotations
@@ -98,33 +96,21 @@ class Space(NamedTuple):
     table: np.ndarray
     """uint32 open-addressing table of state index + 1; its size is a power of two."""
     counts: np.ndarray
-    """int64: see N, FILL, ROOM, MAX_FILL, FLOOR, KNOWN, WRAP."""
+    """int64: see N, FILL, ROOM, MAX_FILL, FLOOR, KNOWN."""
 
 
-N, FILL, ROOM, MAX_FILL, FLOOR, KNOWN, WRAP = 0, 1, 2, 3, 4, 5, 6
+N, FILL, ROOM, MAX_FILL, FLOOR, KNOWN = 0, 1, 2, 3, 4, 5
 """Slots of `Space.counts`: configurations held, table entries, most configurations that may
-be held now, most table entries before a rebuild, first index the table must find, the
-configurations sifting may compare with (those held when the chunk began), and the size of
-a part of the table less one (the table's size less one when it has one part)."""
-
-COUNTS = 7
-"""Slots of `Space.counts`."""
-
-REPEAT = -1
-"""What `claim` writes in `slots` for a row met before."""
+be held now, most table entries before a rebuild, first index the table must find, and the
+configurations sifting may compare with (those held when the chunk began: others may be
+being written by the inserting thread)."""
 
 
 class Sifted(NamedTuple):
-    """A thread's successors that the table lacked, with the index of their parents, in
-    `fill.size` regions of equal size: each goes to the region of the part of the table its
-    home slot is in (part number modulo regions), so that each region has one owner."""
+    """A thread's successors that the table lacked, with the index of their parents."""
 
     keys: np.ndarray
     parents: np.ndarray
-    order: np.ndarray
-    """order[k]: the region of the k-th row found (each region's rows are in the order found)."""
-    fill: np.ndarray
-    """Rows in each region."""
 
 
 class GoalTest(NamedTuple):
@@ -244,22 +230,17 @@ def _same(states, index, keys, row):
 
 
 @kernel(cache=True, nogil=True, inline="always")
-def _next_slot(slot, wrap):
-    """The slot after `slot` in its part of the table (parts of `wrap` + 1 slots)."""
-    return (slot & ~wrap) | ((slot + 1) & wrap)
-
-
-@kernel(cache=True, nogil=True, inline="always")
-def _probe(table, states, keys, row, slot, known, wrap):
+def _probe(table, states, keys, row, slot, known):
     """Probe the table for keys[row] among the states before `known` from `slot`: (its slot,
     True), or (the empty slot, False)."""
+    mask = table.size - 1
     while True:
         entry = table[slot]
         if entry == 0:
             return slot, False
         if np.int64(entry) <= known and _same(states, np.int64(entry) - 1, keys, row):
             return slot, True
-        slot = _next_slot(slot, wrap)
+        slot = (slot + 1) & mask
 
 
 @kernel(cache=True, nogil=True)
@@ -270,11 +251,10 @@ def rebuild(space):
     table[:] = 0
     mask = table.size - 1
     counts = space.counts
-    wrap = counts[WRAP]
     for index in range(counts[FLOOR], counts[N]):
         slot = np.int64(_hash(states, index) & np.uint64(mask))
         while table[slot] != 0:
-            slot = _next_slot(slot, wrap)
+            slot = (slot + 1) & mask
         table[slot] = np.uint32(index + 1)
     counts[FILL] = counts[N] - counts[FLOOR]
 
@@ -571,7 +551,7 @@ def _flush(space, pending, count, slots):
     counts = space.counts
     _touch(table, states, pending, count, slots)
     for i in range(count):
-        slot, found = _probe(table, states, pending, i, slots[i], counts[N], counts[WRAP])
+        slot, found = _probe(table, states, pending, i, slots[i], counts[N])
         if found:
             continue
         n = counts[N]
@@ -586,40 +566,28 @@ def _flush(space, pending, count, slots):
 
 
 @kernel(cache=True, nogil=True)
-def _sift(space, pending, pending_parent, count, sifted, n_out, slots, region_of):
-    """Append the pending configurations that the table lacks to `sifted`, each in the
-    region `region_of` gives the part of its home slot, numbered in the order found.
+def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
+    """Append the pending configurations that the table lacks to `sifted`, in order.
 
-    Returns (rows appended in all, index of the first that did not fit or -1).  When a
-    region fills up, the successors of that configuration's parent already appended are
+    Returns (n_out, index of the first that did not fit or -1).  When `sifted`
+    fills up, the successors of that configuration's parent already appended are
     taken back too, so it holds whole parents only.
     """
     table = space.table
     states = space.states
-    known = space.counts[KNOWN]
-    wrap = space.counts[WRAP]
-    shift = _lowest_bit(np.uint64(wrap + 1))
     out = sifted.keys
     out_parent = sifted.parents
-    fill = sifted.fill
-    room = out.shape[0] // fill.size
     _touch(table, states, pending, count, slots)
     for i in range(count):
-        if _probe(table, states, pending, i, slots[i], known, wrap)[1]:
+        if _probe(table, states, pending, i, slots[i], space.counts[KNOWN])[1]:
             continue
-        region = region_of[slots[i] >> shift]
-        if fill[region] >= room:
-            for r in range(fill.size):
-                while fill[r] > 0 and out_parent[r * room + fill[r] - 1] == pending_parent[i]:
-                    fill[r] -= 1
-                    n_out -= 1
+        if n_out >= out.shape[0]:
+            while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:
+                n_out -= 1
             return n_out, i
-        row = region * room + fill[region]
         for w in range(out.shape[1]):
-            out[row, w] = pending[i, w]
-        out_parent[row] = pending_parent[i]
-        sifted.order[n_out] = region
-        fill[region] += 1
+            out[n_out, w] = pending[i, w]
+        out_parent[n_out] = pending_parent[i]
         n_out += 1
     return n_out, -1
 
@@ -635,92 +603,6 @@ def insert_all(space, keys):
         if failed >= 0:
             return lo + failed
     return -1
-
-
-@kernel(cache=True, nogil=True)
-def claim(space, keys, ranges, slots, owner):
-    """Find the first of each kind among the rows of `keys` that the slices of a chunk
-    sifted into region `owner` (rows ranges[s, owner, 0]..ranges[s, owner, 1] of slice s),
-    in order: each gets its home slot in the table in `slots`, each repeat REPEAT.
-    Returns the first ones found.
-
-    The rows were sifted against every state held, so they only need to be told apart from
-    each other: a small table of their own does it, in cache.
-    """
-    mask = np.uint64(space.table.size - 1)
-    total = 0
-    for s in range(ranges.shape[0]):
-        total += ranges[s, owner, 1] - ranges[s, owner, 0]
-    size = 2
-    while size <= total:
-        size *= 2
-    seen = np.zeros(size, np.uint32)
-    local = np.uint64(size - 1)
-    firsts = 0
-    for s in range(ranges.shape[0]):
-        for row in range(ranges[s, owner, 0], ranges[s, owner, 1]):
-            h = _hash(keys, row)
-            at = np.int64(h & local)
-            entry = seen[at]
-            while entry != 0 and not _same(keys, np.int64(entry) - 1, keys, row):
-                at = (at + 1) & (size - 1)
-                entry = seen[at]
-            if entry != 0:
-                slots[row] = REPEAT
-                continue
-            seen[at] = np.uint32(row + 1)
-            slots[row] = np.int64(h & mask)
-            firsts += 1
-    return firsts
-
-
-@kernel(cache=True, nogil=True)
-def place(space, sifted, ranges, slots, owner, first, last):
-    """After `claim` on every region: give the first ones the indices counts[N] on, in the
-    order the slices found them (`sifted.order`, slice s's from row ranges[s, 0, 0]);
-    enter those of region `owner` in the table (from their home slots, in the parts this
-    thread owns), and copy those whose index is in first..last into `states`.
-
-    The home slots of a batch are touched first, as in `_touch`.
-    """
-    table = space.table
-    states = space.states
-    keys = sifted.keys
-    wrap = space.counts[WRAP]
-    regions = ranges.shape[1]
-    heads = np.empty(regions, np.int64)
-    rows = np.empty(PENDING + 1, np.int64)
-    index = space.counts[N]
-    for s in range(ranges.shape[0]):
-        order = sifted.order[ranges[s, 0, 0] :]
-        total = 0
-        for r in range(regions):
-            heads[r] = ranges[s, r, 0]
-            total += ranges[s, r, 1] - ranges[s, r, 0]
-        for lo in range(0, total, PENDING):
-            hi = min(total, lo + PENDING)
-            touched = np.uint32(0)
-            for k in range(lo, hi):
-                r = order[k]
-                row = heads[r]
-                heads[r] += 1
-                rows[k - lo] = row if r == owner else -1 - row
-                if r == owner and slots[row] != REPEAT:
-                    touched |= table[slots[row]]
-            rows[PENDING] = touched  # keeps the touching loads alive
-            for k in range(hi - lo):
-                row = rows[k] if rows[k] >= 0 else -1 - rows[k]
-                slot = slots[row]
-                if slot == REPEAT:
-                    continue
-                if rows[k] >= 0:
-                    while table[slot] != 0:
-                        slot = _next_slot(slot, wrap)
-                    table[slot] = np.uint32(index + 1)
-                if first <= index < last:
-                    for w in range(keys.shape[1]):
-                        states[index, w] = keys[row, w]
-                index += 1
 
 
 @kernel(cache=True, nogil=True)
@@ -820,9 +702,6 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
     slots = np.empty(PENDING + 1, np.int64)
     n_pending = np.int64(0)
     rows = np.int64(0)
-    sifted.fill[:] = 0
-    parts = space.table.size // (space.counts[WRAP] + 1)
-    regions = np.arange(parts) % sifted.fill.size
     seen = np.zeros(occ.size, np.int64)
     queue = np.empty(occ.size, np.int64)
     disps = np.empty(occ.size, np.int64)
@@ -947,7 +826,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             blockers = taken & ~set_bits
             found = 0
             if reach == FLOOD:
-                allowed = np.int64(ALL_DIRECTIONS)
+                allowed = ALL_DIRECTIONS
                 for m in range(first_piece, last_piece):
                     allowed &= piece_dirs[set_pieces[m]]
                 ref = pad_of[anchors[set_pieces[first_piece]]]
@@ -1034,7 +913,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                 if n_pending == PENDING:
                     if sift:
                         rows, failed = _sift(
-                            space, pending, pending_parent, n_pending, sifted, rows, slots, regions
+                            space, pending, pending_parent, n_pending, sifted, rows, slots
                         )
                     else:
                         failed = _flush(space, pending, n_pending, slots)
@@ -1043,9 +922,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                         return pending_parent[failed], NEED_ROOM, rows
         parent += 1
     if sift:
-        rows, failed = _sift(
-            space, pending, pending_parent, n_pending, sifted, rows, slots, regions
-        )
+        rows, failed = _sift(space, pending, pending_parent, n_pending, sifted, rows, slots)
     else:
         failed = _flush(space, pending, n_pending, slots)
     if failed >= 0:

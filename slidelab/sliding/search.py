@@ -4,13 +4,10 @@
 kernel calls (about 50 ms each) and return their result, so a caller can show
 progress or stop at any time by closing the generator.
 
-With `jobs` > 1, a chunk of a big layer is split between threads (the kernels
-release the GIL) in three rounds, each on every thread: each thread generates
-the successors of a slice of the parents and drops those already known; each
-claims the new ones in the parts of the hash table it owns; each then gives
-them their indices in its parts and copies its share into the states, in the
-order one thread would have met them, so the results are the same for every
-`jobs`.
+With `jobs` > 1, a chunk of a big layer is split between threads that generate
+successors and drop those already known (the kernels release the GIL); this
+thread inserts the rest, slice by slice as they come, in the order one thread
+would have met them, so the results are the same for every `jobs`.
 """
 
 from __future__ import annotations
@@ -19,9 +16,9 @@ import bisect
 import itertools
 import time
 from collections.abc import Callable, Generator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -57,13 +54,18 @@ between threads: a hand-off costs about 0.1 ms."""
 SPLIT_PARENTS = 64
 """Parents each thread must get too: a pace timed on a few parents is mostly noise."""
 
-MAX_PARTS = 8
-"""Most parts the hash table is cut into for threads to own (a power of two)."""
+MIN_MAIN_SHARE = 0.1
+"""Least share of a chunk this thread sifts (against 1 for each other thread)."""
 
 STATE_CAPACITY = (1 << 31) - 1
 """Most configurations a search can hold: the table holds uint32 indices + 1."""
 SIFT_ROWS = 1 << 16
-"""Initial rows of each thread's buffer of unknown successors (doubled when one overflows)."""
+"""Initial rows of each buffer of unknown successors (doubled when one overflows)."""
+
+PIECES = 4
+"""Pieces each other thread's slice of a chunk is sifted in, one after the other, so that this
+thread inserts a piece's finds while the next piece is sifted: only the last piece's insert
+is left when the other threads are done."""
 
 _REACH_CODES = {Reach.STEP: kernels.STEP, Reach.LINE: kernels.RAY, Reach.PATH: kernels.FLOOD}
 """How `kernels.expand` is told each reach."""
@@ -112,16 +114,14 @@ class _Space:
     store: kernels.Space
     limit: int
     """Most configurations the search may hold (`--max-states`)."""
-    parts: int
-    """Parts of the hash table (see `kernels.claim`)."""
 
     @classmethod
-    def create(cls, tables: Tables, limit: int, capacity: int = 1 << 12, parts: int = 1) -> _Space:
-        counts = np.zeros(kernels.COUNTS, np.int64)
+    def create(cls, tables: Tables, limit: int, capacity: int = 1 << 12) -> _Space:
+        counts = np.zeros(6, np.int64)
         store = kernels.Space(
             np.zeros((capacity, tables.words), np.uint64), np.zeros(2 * capacity, np.uint32), counts
         )
-        space = cls(tables, store, limit, parts)
+        space = cls(tables, store, limit)
         space._bound()
         return space
 
@@ -142,7 +142,6 @@ class _Space:
         counts = self.store.counts
         counts[kernels.ROOM] = min(self.limit, self.store.states.shape[0])
         counts[kernels.MAX_FILL] = int(self.store.table.size * MAX_LOAD)
-        counts[kernels.WRAP] = self.store.table.size // self.parts - 1
 
     def set_floor(self, index: int) -> None:
         """From now on the table need only find configurations from `index` on."""
@@ -151,57 +150,42 @@ class _Space:
     def bytes_used(self) -> int:
         return self.store.states.nbytes + self.store.table.nbytes
 
-    def fits(self, extra: int) -> bool:
-        """Whether `extra` more configurations fit the arrays as they are now."""
-        return not self._states_short(extra) and not self._table_short(extra)
+    def _states_full(self) -> bool:
+        return self.n >= int(self.store.states.shape[0])
 
-    def _states_short(self, extra: int) -> bool:
-        return self.n + extra > int(self.store.states.shape[0])
-
-    def _table_short(self, extra: int) -> bool:
-        counts = self.store.counts
-        return int(counts[kernels.FILL]) + extra > int(counts[kernels.MAX_FILL])
-
-    def _capacity(self, extra: int) -> int:
-        """The rows of the configurations after growing them for `extra` more."""
-        rows = int(self.store.states.shape[0])
-        return max(int(rows * STATE_GROWTH), self.n + extra)
-
-    def _table_size(self, extra: int) -> int:
-        """The size of the table after the next rebuild: doubled until the window and
-        `extra` more fit."""
+    def _table_size(self) -> int:
+        """The size of the table after the next rebuild: doubled until the window fits."""
         size = self.store.table.size
-        while self.n - int(self.store.counts[kernels.FLOOR]) + extra > size * REBUILT_LOAD:
+        while self.n - int(self.store.counts[kernels.FLOOR]) > size * REBUILT_LOAD:
             size *= 2
         return size
 
-    def growth_peak(self, extra: int) -> int:
-        """Bytes held at the peak of the next `make_room(extra)`: a reallocated array may be
-        copied, and a grown table is filled while the old one is held (a table rebuilt at its
-        size is cleared and refilled in place)."""
+    def growth_peak(self) -> int:
+        """Bytes held at the peak of the next `make_room`: a reallocated array may be copied,
+        and a grown table is filled while the old one is held (a table rebuilt at its size is
+        cleared and refilled in place)."""
         rows, table = self.store.states.nbytes, self.store.table.nbytes
         peak = rows + table
-        if self._states_short(extra):
-            grown = self._capacity(extra) * self.tables.words * 8
+        if self._states_full():
+            grown = int(rows * STATE_GROWTH)
             peak = max(peak, rows + grown + table)
             rows = grown
-        if self._table_short(extra):
-            size = self._table_size(extra)
+        if self.store.counts[kernels.FILL] >= self.store.counts[kernels.MAX_FILL]:
+            size = self._table_size()
             if size != self.store.table.size:
                 peak = max(peak, rows + table + 4 * size)
         return peak
 
-    def make_room(self, extra: int) -> None:
-        """Grow the configurations or rebuild the table, whichever has no room for `extra`
-        more (1: what stopped the kernel)."""
+    def make_room(self) -> None:
+        """Grow the configurations or rebuild the table, whichever stopped the kernel."""
         store = self.store
-        if self._states_short(extra):
-            store.states.resize((self._capacity(extra), self.tables.words), refcheck=False)
-        if self._table_short(extra):
-            size = self._table_size(extra)
+        if self._states_full():
+            capacity = max(int(store.states.shape[0] * STATE_GROWTH), store.states.shape[0] + 1)
+            store.states.resize((capacity, self.tables.words), refcheck=False)
+        if store.counts[kernels.FILL] >= store.counts[kernels.MAX_FILL]:
+            size = self._table_size()
             table = store.table if size == store.table.size else np.zeros(size, np.uint32)
             self.store = kernels.Space(store.states, table, store.counts)
-            self._bound()
             kernels.rebuild(self.store)
         self._bound()
 
@@ -254,52 +238,43 @@ class _Expander:
         self.words = tables.words
         self.pool = ThreadPoolExecutor(max(1, jobs - 1))  # starts threads on first use
         self.pace = 0.0  # seconds of one thread's work per parent, on the last step
+        self.main_share = 1.0  # parents this thread sifts per parent of another, in a split
         self.no_out = self._buffers(0)
         # the threads' buffers take at most an eighth of the memory budget
-        rows = min(SIFT_ROWS, limits.memory.limit // (64 * jobs * (self.words + 3)))
-        self._allot(rows if jobs > 1 else 0)
-
-    def _allot(self, rows: int) -> None:
-        """Give each thread a buffer of `rows` rows: rows i * rows.. of `out` and `slots`."""
-        self.rows = rows
-        self.out = self._buffers(self.jobs * rows)
-        self.slots = np.empty(self.jobs * rows, np.int64)
-        """Each sifted row's home slot in the table once claimed (see `kernels.claim`)."""
+        pieces = 1 + (jobs - 1) * PIECES
+        rows = min(SIFT_ROWS, limits.memory.limit // (64 * pieces * (self.words + 1)))
+        self.outs = [self._buffers(rows if jobs > 1 else 0) for _ in range(pieces)]
+        """A buffer for this thread's slice and for each piece of the others' slices."""
 
     def _buffers(self, rows: int) -> kernels.Sifted:
-        return kernels.Sifted(
-            np.empty((rows, self.words), np.uint64),
-            np.empty(rows, np.int64),
-            np.empty(rows, np.int64),
-            np.zeros(1, np.int64),
-        )
+        return kernels.Sifted(np.empty((rows, self.words), np.uint64), np.empty(rows, np.int64))
 
     def close(self) -> None:
         self.pool.shutdown()
 
     def bytes_used(self) -> int:
         """Bytes of the puzzle's tables and the threads' output buffers."""
-        buffers = sum(a.nbytes for out in (self.no_out, self.out) for a in out)
-        return self.tables_bytes + buffers + self.slots.nbytes
+        buffers = sum(a.nbytes for out in (self.no_out, *self.outs) for a in out)
+        return self.tables_bytes + buffers
 
-    def room(self, space: _Space, extra: int = 1) -> bool:
-        """Grow `space` for `extra` more configurations, unless that passes a limit: then say
-        which in `refusal` and return False.  Memory counts every array held, growth included."""
+    def room(self, space: _Space) -> bool:
+        """Grow `space` for more configurations, unless that passes a limit: then say which
+        in `refusal` and return False.  Memory counts every array held, growth included."""
         limits = self.limits
-        if space.n + extra > limits.states:
+        if space.n >= limits.states:
             self.refusal = (
                 f"the limit set by --max-states ({limits.states:,})"
                 if limits.max_states is not None
                 else f"the most configurations a search holds ({limits.states:,})"
             )
             return False
-        peak = space.growth_peak(extra) + self.bytes_used()
+        peak = space.growth_peak() + self.bytes_used()
         if peak > limits.memory.limit:
             self.refusal = (
                 f"growing its tables to {mebibytes(peak)} would pass {limits.memory.source}"
             )
             return False
-        space.make_room(extra)
+        space.make_room()
         return True
 
     def step(self, space: _Space, lo: int, hi: int, budget: int) -> tuple[int, int]:
@@ -332,110 +307,83 @@ class _Expander:
         )
         return parent, status
 
+    def _bounds(self, lo: int, stop: int, threads: int) -> list[int]:
+        """Slices of parents lo..stop that end at about the same time: this thread's first,
+        smaller (`main_share`), since it also inserts what every slice found, then `PIECES`
+        pieces of each other thread's slice."""
+        weights = [self.main_share] + [1.0 / PIECES] * ((threads - 1) * PIECES)
+        shares = list(itertools.accumulate(weights))
+        return [lo] + [lo + int((stop - lo) * share / shares[-1]) for share in shares[:-1]] + [stop]
+
     def _split(self, space: _Space, lo: int, stop: int, hi: int, threads: int) -> tuple[int, int]:
-        """Expand parents lo..stop on `threads` threads, in three rounds: each thread sifts a
-        slice of them; each claims the new configurations in its parts of the table; each
-        gives them their indices in its parts and copies its share into the states.
+        """Sift parents lo..stop in slices on `threads` threads, and insert what each slice
+        found, in order, as soon as it is sifted.
 
-        A slice whose buffer filled up ends the chunk where it stopped, and the buffers
-        grow for the next chunk.  Room for every configuration sifted is made first; where
-        a limit refuses it, they are inserted on this thread, in order, up to the limit.
+        The other threads sift their slices in pieces, so this thread, after its own slice
+        and its finds, inserts a piece's finds while the next is sifted.  The tables grow
+        here as needed (a chunk is not sifted again).  A slice whose buffer filled up is
+        finished on this thread, and the buffers grow for the next chunk.
         """
-        bounds = [lo + (stop - lo) * i // threads for i in range(threads + 1)]
-        out, slots, rows = self.out, self.slots, self.rows
-        room = rows // threads  # rows of a region: one per thread
-        fill = np.zeros((threads, threads), np.int64)
+        bounds = self._bounds(lo, stop, threads)
+        slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
         space.store.counts[kernels.KNOWN] = space.n
-        sifted = self._on_threads(
-            threads,
-            lambda i: self._sift(
-                space, self._slice(out, i * rows, threads * room, fill[i]), bounds[i : i + 2]
-            ),
-        )
-        parent, used = stop, threads
-        for index, (reached, _) in enumerate(sifted):
-            if reached < bounds[index + 1]:
-                parent, used = reached, index + 1
-                if self._buffers_fit(2 * rows, space):
-                    self._allot(2 * rows)
-                break
-        if parent == lo:  # not one parent's successors fitted
-            return self._expand(space, lo, hi, stop - lo)
-        status = kernels.RANGE_DONE if parent >= hi else kernels.BUDGET_USED
-        starts = np.add.outer(np.arange(used) * rows, np.arange(threads) * room)
-        ranges = np.stack([starts, starts + fill[:used]], axis=2).astype(np.int64)
-        if not self._reserve(space, int(fill[:used].sum())):
-            return self._insert_in_order(space, out, ranges, (parent, status))
-        claimed = self._on_threads(
-            threads, lambda i: kernels.claim(space.store, out.keys, ranges, slots, i)
-        )
-        n, total = space.n, sum(int(c) for c in claimed)
-        cuts = [n + total * i // threads for i in range(threads + 1)]
-        self._on_threads(
-            threads,
-            lambda i: kernels.place(space.store, out, ranges, slots, i, cuts[i], cuts[i + 1]),
-        )
-        space.n = n + total
-        space.store.counts[kernels.FILL] += total
-        return parent, status
+        futures = [self.pool.submit(self._sift, space, *job) for job in slices[1:]]
+        tick = time.thread_time()
+        sifted = self._sift(space, *slices[0])
+        sifting = time.thread_time() - tick
+        tick = time.thread_time()
+        for index, (out, _, end) in enumerate(slices):
+            parent, rows = sifted if index == 0 else futures[index - 1].result()
+            done = 0
+            while done < rows:
+                failed = kernels.insert_all(space.store, out.keys[done:rows])
+                done = rows if failed < 0 else done + failed
+                if done < rows and not self._room_after(futures, space):
+                    return int(out.parents[done]), kernels.NEED_ROOM
+            rows_now = out.keys.shape[0]
+            if parent < end and self._buffers_fit(2 * rows_now, space):
+                self.outs = [self._buffers(2 * rows_now) for _ in self.outs]
+            while parent < end:
+                parent, status = self._expand(space, parent, end, end - parent)
+                if status == kernels.NEED_ROOM and not self._room_after(futures, space):
+                    return parent, status
+        inserting = time.thread_time() - tick
+        self._balance(sifting / max(bounds[1] - lo, 1), inserting / (stop - lo), threads)
+        return stop, kernels.RANGE_DONE if stop >= hi else kernels.BUDGET_USED
 
-    @staticmethod
-    def _slice(out: kernels.Sifted, first: int, rows: int, fill: np.ndarray) -> kernels.Sifted:
-        """Rows first..first + rows of `out`, in regions counted in `fill`."""
-        end = first + rows
-        return kernels.Sifted(
-            out.keys[first:end], out.parents[first:end], out.order[first:end], fill
-        )
+    def _room_after(self, futures: list[Future[tuple[int, int]]], space: _Space) -> bool:
+        """`room`, once the pieces still sifting are done: they read the arrays it grows
+        (what they found stays true)."""
+        wait(futures)
+        return self.room(space)
 
-    def _on_threads(self, threads: int, work: Callable[[int], ResultT]) -> list[ResultT]:
-        """work(0) on this thread and work(1) .. work(threads - 1) on the others; the results
-        in that order."""
-        futures = [self.pool.submit(work, i) for i in range(1, threads)]
-        return [work(0), *(future.result() for future in futures)]
-
-    def _reserve(self, space: _Space, extra: int) -> bool:
-        """Make room in `space` for `extra` more configurations, unless a limit refuses."""
-        while not space.fits(extra):
-            if not self.room(space, extra):
-                return False
-        return True
-
-    def _insert_in_order(
-        self, space: _Space, out: kernels.Sifted, ranges: np.ndarray, reached: tuple[int, int]
-    ) -> tuple[int, int]:
-        """Insert the rows of `out` in `ranges` on this thread, each slice's in the order it
-        found them, making room as needed; returns `reached` (next parent, status), or
-        where a limit stopped it."""
-        for regions in ranges:
-            order = out.order[
-                regions[0, 0] : regions[0, 0] + int(np.sum(regions[:, 1] - regions[:, 0]))
-            ]
-            found = np.empty(order.size, np.int64)
-            for region, (start, end) in enumerate(regions):
-                found[order == region] = np.arange(start, end)
-            keys, done = out.keys[found], 0
-            while done < found.size:
-                failed = int(kernels.insert_all(space.store, keys[done:]))
-                if failed < 0:
-                    break
-                done += failed
-                if not self.room(space):
-                    return int(out.parents[found[done]]), kernels.NEED_ROOM
-        return reached
+    def _balance(self, sift_pace: float, insert_pace: float, threads: int) -> None:
+        """Set `main_share` so that this thread's slice and every insert take as long as
+        another thread's slice, at these paces (CPU seconds of this thread per parent of its
+        slice, and per parent of the chunk for all else it did: inserts, growth, finishing
+        slices): main_share * sift + (main_share + threads - 1) * insert = sift."""
+        if sift_pace <= 0:
+            self.main_share = 1.0
+            return
+        share = (sift_pace - (threads - 1) * insert_pace) / (sift_pace + insert_pace)
+        self.main_share = max(share, MIN_MAIN_SHARE)
 
     def _buffers_fit(self, rows: int, space: _Space) -> bool:
-        """Whether buffers of `rows` rows a thread, made while the old ones are held, fit the
-        memory budget (smaller buffers only mean shorter chunks)."""
-        grown = self.jobs * rows * (self.words + 3) * 8
+        """Whether buffers of `rows` rows, made while the old ones are held, fit the memory
+        budget (smaller buffers only mean more work on this thread)."""
+        grown = len(self.outs) * rows * (self.words + 1) * 8
         return space.bytes_used() + self.bytes_used() + grown <= self.limits.memory.limit
 
-    def _sift(self, space: _Space, out: kernels.Sifted, parents: list[int]) -> tuple[int, int]:
-        """Successors of parents parents[0]..parents[1] the table lacks, into `out`;
-        returns (next parent, rows)."""
-        lo, hi = parents
-        parent, _, count = kernels.expand(
+    def _sift(self, space: _Space, out: kernels.Sifted, lo: int, hi: int) -> tuple[int, int]:
+        """Successors of parents lo..hi the table lacks, into `out`; (next parent, rows)."""
+        return self._sift_store(space.store, out, lo, hi)
+
+    def _sift_store(
+        self, store: kernels.Space, out: kernels.Sifted, lo: int, hi: int
+    ) -> tuple[int, int]:
+        parent, _, rows = kernels.expand(
             self.board,
-            space.store,
+            store,
             lo,
             hi,
             hi - lo,
@@ -444,36 +392,23 @@ class _Expander:
             True,
             out,
         )
-        return parent, count
+        return parent, rows
 
     def neighbours(self, key: np.ndarray) -> np.ndarray:
         """Every configuration one move from `key` (repeats possible), as rows of codes."""
         return successors(self.board, self.style, key.reshape(1, -1)).keys
 
 
-class Successors(NamedTuple):
-    """Configurations one move from some rows, with the index of the row each came from."""
-
-    keys: np.ndarray
-    parents: np.ndarray
-
-
-def successors(board: kernels.Board, style: MoveStyle, rows: np.ndarray) -> Successors:
+def successors(board: kernels.Board, style: MoveStyle, rows: np.ndarray) -> kernels.Sifted:
     """Every configuration one move from each row of `rows` (repeats possible), with the
     index in `rows` of the row it came from, in the order the search meets them."""
-    counts = np.zeros(kernels.COUNTS, np.int64)
-    counts[kernels.WRAP] = 1
+    counts = np.zeros(6, np.int64)
     alone = kernels.Space(np.ascontiguousarray(rows), np.zeros(2, np.uint32), counts)
     words = rows.shape[1]
-    found: list[Successors] = []
+    found: list[kernels.Sifted] = []
     lo, size = 0, max(64, 8 * rows.shape[0])
     while lo < rows.shape[0]:
-        out = kernels.Sifted(
-            np.empty((size, words), np.uint64),
-            np.empty(size, np.int64),
-            np.empty(size, np.int64),
-            np.zeros(1, np.int64),
-        )
+        out = kernels.Sifted(np.empty((size, words), np.uint64), np.empty(size, np.int64))
         parent, _, count = kernels.expand(
             board,
             alone,
@@ -485,11 +420,11 @@ def successors(board: kernels.Board, style: MoveStyle, rows: np.ndarray) -> Succ
             True,
             out,
         )
-        found.append(Successors(out.keys[:count], out.parents[:count]))
+        found.append(kernels.Sifted(out.keys[:count], out.parents[:count]))
         if parent == lo:
             size *= 2
         lo = parent
-    return Successors(
+    return kernels.Sifted(
         np.concatenate([f.keys for f in found]), np.concatenate([f.parents for f in found])
     )
 
@@ -544,7 +479,7 @@ def _search(
     if jobs < 1:
         raise SlidelabError(f"the number of jobs must be at least 1, not {jobs}")
     goal = _GoalTables.build(tables)
-    space = _Space.create(tables, limits.states, parts=min(MAX_PARTS, 1 << (jobs - 1).bit_length()))
+    space = _Space.create(tables, limits.states)
     outcome = _Outcome(space, [0])
     expander = _Expander(tables, style, jobs, limits)
     try:
@@ -760,17 +695,10 @@ def warm_up() -> None:
 
 
 def warm_up_tables() -> None:
-    """Compile the hash-table kernels on an empty table, those of split chunks too (the
-    tiny puzzle's layers are never split)."""
-    tables = build_tables(_TINY_PUZZLE)
-    space = _Space.create(tables, 1, capacity=4)
+    """Compile the hash-table kernels on an empty table."""
+    space = _Space.create(build_tables(_TINY_PUZZLE), 1, capacity=4)
     kernels.rebuild(space.store)
     kernels.insert_all(space.store, space.states[:0])
-    expander = _Expander(tables, MoveStyle.STEP, 1, Limits.of(None, None))
-    ranges = np.zeros((1, 1, 2), np.int64)
-    kernels.claim(space.store, expander.out.keys, ranges, expander.slots, 0)
-    kernels.place(space.store, expander.out, ranges, expander.slots, 0, 0, 0)
-    expander.close()
 
 
 def warm_up_style(style: MoveStyle) -> None:
