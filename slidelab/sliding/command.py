@@ -14,6 +14,7 @@ from slidelab.parallel.options import default_jobs
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
 from slidelab.sliding.distance import GoalDistances, to_goal
+from slidelab.sliding.hardest import HardestStarts, hardest_starts
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.render import describe_move, render_board
 from slidelab.sliding.search import (
@@ -28,7 +29,7 @@ from slidelab.sliding.textformat import format_configuration, read_puzzle_file
 
 EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_LIMITED = 0, 1, 3
 
-Outcome = SolveResult | Analysis | GoalDistances
+Outcome = SolveResult | Analysis | GoalDistances | HardestStarts
 
 
 def register(subcommands: SubParsers) -> None:
@@ -59,6 +60,12 @@ def register(subcommands: SubParsers) -> None:
         action="store_true",
         help="distance to the goal of every configuration reachable from the start, and the "
         "number of shortest solutions",
+    )
+    what.add_argument(
+        "--hardest",
+        action="store_true",
+        help="every placement of the start's pieces on the board: the ones farthest from the "
+        "goal among those that can reach it",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -95,7 +102,13 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError("--jobs must be at least 1")
     max_memory = None if args.max_memory is None else parse_size(args.max_memory)
     search: Callable[..., Generator[Progress, None, Outcome]] = (
-        analyze if args.analyze else to_goal if args.to_goal else solve
+        analyze
+        if args.analyze
+        else to_goal
+        if args.to_goal
+        else _hardest
+        if args.hardest
+        else solve
     )
     if args.all_styles:
         run = every_style(
@@ -124,6 +137,8 @@ def _exit_status(outcomes: list[Outcome]) -> int:
         return EXIT_UNREACHABLE
     if any(isinstance(o, GoalDistances) and o.start_distance is None for o in outcomes):
         return EXIT_UNREACHABLE
+    if any(isinstance(o, HardestStarts) and o.hardest_distance is None for o in outcomes):
+        return EXIT_UNREACHABLE
     return EXIT_SOLVED
 
 
@@ -131,7 +146,33 @@ def _shorthand(puzzle: Puzzle, config: Configuration) -> str:
     return format_configuration(puzzle, config.placements)
 
 
+def _hardest(
+    puzzle: Puzzle,
+    style: MoveStyle,
+    *,
+    max_states: int | None,
+    max_memory: int | None,
+    jobs: int,
+) -> Generator[Progress, None, HardestStarts]:
+    """`hardest_starts` called as the other searches are: it runs on one thread and holds
+    one batch of parts at a time, bounded by --max-states."""
+    if max_memory is not None:
+        raise SlidelabError("--hardest is bounded by --max-states, not --max-memory")
+    return hardest_starts(puzzle, style, max_states=max_states)
+
+
 def _as_json(puzzle: Puzzle, outcome: Outcome) -> dict[str, Any]:
+    if isinstance(outcome, HardestStarts):
+        return {
+            "style": outcome.style.number,
+            "placements": outcome.placements,
+            "components": outcome.components,
+            "can_reach": outcome.can_reach,
+            "hardest_distance": outcome.hardest_distance,
+            "hardest_count": outcome.hardest_count,
+            "hardest": [_shorthand(puzzle, c) for c in outcome.hardest],
+            "limit": outcome.limit_message,
+        }
     if isinstance(outcome, GoalDistances):
         return {
             "style": outcome.style.number,
@@ -171,6 +212,8 @@ def _summary_line(outcome: Outcome) -> str:
         return head + outcome.limit_message
     if isinstance(outcome, GoalDistances):
         return head + _distances_line(outcome)
+    if isinstance(outcome, HardestStarts):
+        return head + _hardest_line(outcome)
     if isinstance(outcome, Analysis):
         return (
             head + f"{outcome.reachable:,} reachable, farthest distance "
@@ -194,10 +237,31 @@ def _distances_line(outcome: GoalDistances) -> str:
     )
 
 
+def _hardest_line(outcome: HardestStarts) -> str:
+    counts = (
+        f"{outcome.placements:,} placements in {outcome.components:,} components, "
+        f"{outcome.can_reach:,} can reach the goal"
+    )
+    if outcome.hardest_distance is None:
+        return counts
+    many = outcome.hardest_count
+    return (
+        f"{counts}; the hardest are {outcome.hardest_distance} moves from it "
+        f"({many:,} placement{'s' if many != 1 else ''})"
+    )
+
+
 def _report(puzzle: Puzzle, outcome: Outcome) -> str:
     title = f"{puzzle.rows} x {puzzle.cols} {puzzle.title}".rstrip()
     style = outcome.style
     lines = [f"{title}: style {style.number} ({style.explanation})", _summary_line(outcome)]
+    if isinstance(outcome, HardestStarts):
+        for index, config in enumerate(outcome.hardest, 1):
+            lines += [
+                f"Hardest {index}: {_shorthand(puzzle, config)}",
+                render_board(puzzle, config.placements, "  "),
+            ]
+        return "\n".join(lines)
     if isinstance(outcome, GoalDistances):
         if outcome.limit_message:
             return "\n".join(lines)

@@ -36,7 +36,7 @@ class DistanceTable:
         self.tables = tables
         self.style = style
         starts = backward.layer_starts
-        keys = _as_keys(backward.states)
+        keys = as_keys(backward.states)
         order = np.argsort(keys)
         self.keys = keys[order]
         sizes = [b - a for a, b in itertools.pairwise(starts)]
@@ -48,7 +48,7 @@ class DistanceTable:
 
     def lookup(self, rows: np.ndarray) -> np.ndarray:
         """For each row of codes, its index in the table, or -1 when it is not there."""
-        keys = _as_keys(rows)
+        keys = as_keys(rows)
         at = np.searchsorted(self.keys, keys)
         inside = at < self.keys.size
         found = np.zeros(keys.size, bool)
@@ -116,7 +116,7 @@ def to_goal(
     component = forward.layer_starts[-1]
     if forward.limit_message:
         return _limited(style, component, forward)
-    goals = _goal_rows(tables, forward.states)
+    goals = forward.states[goal_indices(tables, forward.states)]
     del forward
     if goals.shape[0] == 0:
         return GoalDistances(style, component, None, 0, (), component)
@@ -144,22 +144,19 @@ def _limited(style: MoveStyle, component: int, run: Explored) -> GoalDistances:
     return GoalDistances(style, component, None, 0, (), 0, run.limit_message, run.memory_bytes)
 
 
-def _goal_rows(tables: Tables, states: np.ndarray) -> np.ndarray:
-    """The rows of `states` that meet the goal, in order."""
-    test = tables.goal_test()
-    found: list[int] = []
-    index = 0
-    while True:
-        index, _ = kernels.goal_scan(tables.board, states, index, states.shape[0], test, True)
-        if index < 0:
-            return states[np.array(found, np.int64)]
-        found.append(index)
-        index += 1
+def goal_indices(tables: Tables, states: np.ndarray) -> np.ndarray:
+    """The indices of the rows of `states` that meet the goal, in order."""
+    marks = np.empty(states.shape[0], np.bool_)
+    kernels.goal_marks(tables.board, states, tables.goal_test(), marks)
+    return np.flatnonzero(marks)
 
 
-def _as_keys(rows: np.ndarray) -> np.ndarray:
-    """Each row of codes as one opaque value that sorts and compares whole."""
+def as_keys(rows: np.ndarray) -> np.ndarray:
+    """Each row of codes as one value that sorts and compares whole: the word itself when
+    there is one (numbers sort fastest), else the row's bytes."""
     rows = np.ascontiguousarray(rows)
+    if rows.shape[1] == 1:
+        return rows.ravel()
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 
 

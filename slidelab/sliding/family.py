@@ -43,5 +43,6 @@ FAMILY = Family(
     warm_up=(
         lazily("slidelab.sliding.search", "warm_up_tables"),
         *(partial(_warm_up_style, n) for n in range(STYLES)),
+        lazily("slidelab.sliding.hardest", "warm_up"),
     ),
 )

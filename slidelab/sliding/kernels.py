@@ -183,6 +183,13 @@ def pack(board, anchors, out):
 
 
 @kernel(cache=True, nogil=True)
+def pack_rows(board, anchors, out):
+    """`pack` each row of `anchors` into the same row of `out`."""
+    for row in range(anchors.shape[0]):
+        pack(board, anchors[row], out[row])
+
+
+@kernel(cache=True, nogil=True)
 def unpack(board, key, out):
     """Decode the anchor cells of `key` into `out`."""
     _decode(
@@ -935,49 +942,56 @@ def goal_scan(board, states, lo, hi, goal, first_only):
     """Find configurations in lo..hi that meet the `goal` (a `GoalTest`).
 
     Returns (index of the first match or -1, number of matches); with `first_only` it
-    stops at the first.  Codes are decoded only when their words pass `goal.must_mask`.
+    stops at the first.
     """
-    n_pieces = board.kind_of.size
-    anchors = np.empty(n_pieces, np.int64)
-    goal_kind_at = goal.kind_at
-    empty_cell = goal.empty
-    must_mask = goal.must_mask
-    must_value = goal.must_value
+    anchors = np.empty(board.kind_of.size, np.int64)
     first = -1
     count = 0
     for index in range(lo, hi):
-        passed = True
-        for w in range(must_mask.size):
-            passed &= (states[index, w] & must_mask[w]) == must_value[w]
-        if not passed:
-            continue
-        _decode(
-            board.kind_first,
-            board.mask_base,
-            board.field_bits,
-            board.field_at,
-            board.cell_at,
-            states,
-            index,
-            anchors,
-        )
-        matched = 0
-        for p in range(n_pieces):
-            if goal_kind_at[anchors[p]] == board.kind_of[p] + 1:
-                matched += 1
-        if matched != goal.required:
-            continue
-        ok = True
-        if goal.check_empty:
-            for i in range(board.cover_piece.size):
-                at = board.pad_of[anchors[board.cover_piece[i]]] + board.cover_off[i]
-                if empty_cell[board.cell_of[at]]:
-                    ok = False
-                    break
-        if ok:
+        if _meets(board, states, index, goal, anchors):
             count += 1
             if first < 0:
                 first = index
                 if first_only:
                     break
     return first, count
+
+
+@kernel(cache=True, nogil=True)
+def goal_marks(board, states, goal, marks):
+    """Set `marks[i]` to whether configuration i of `states` meets the `goal`."""
+    anchors = np.empty(board.kind_of.size, np.int64)
+    for index in range(marks.size):
+        marks[index] = _meets(board, states, index, goal, anchors)
+
+
+@kernel(cache=True, nogil=True, inline="always")
+def _meets(board, states, index, goal, anchors):
+    """Whether `states[index]` meets the `goal`; codes are decoded (into `anchors`) only
+    when their words pass `goal.must_mask`."""
+    must_mask = goal.must_mask
+    for w in range(must_mask.size):
+        if (states[index, w] & must_mask[w]) != goal.must_value[w]:
+            return False
+    _decode(
+        board.kind_first,
+        board.mask_base,
+        board.field_bits,
+        board.field_at,
+        board.cell_at,
+        states,
+        index,
+        anchors,
+    )
+    matched = 0
+    for p in range(anchors.size):
+        if goal.kind_at[anchors[p]] == board.kind_of[p] + 1:
+            matched += 1
+    if matched != goal.required:
+        return False
+    if goal.check_empty:
+        for i in range(board.cover_piece.size):
+            at = board.pad_of[anchors[board.cover_piece[i]]] + board.cover_off[i]
+            if goal.empty[board.cell_of[at]]:
+                return False
+    return True

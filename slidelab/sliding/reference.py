@@ -12,9 +12,9 @@ it only on small puzzles.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
-from itertools import combinations
+from itertools import combinations, product
 
 from slidelab.sliding.model import Cell, Configuration, Placement, Puzzle
 from slidelab.sliding.styles import MoveStyle, Reach
@@ -85,29 +85,81 @@ def reference_to_goal(
     cannot reach it), from the whole graph held in a dictionary."""
     component = [config for layer in breadth_first_layers(puzzle, style) for config in layer]
     graph = {config: successors(puzzle, config, style) for config in component}
-    frontier = [config for config in component if puzzle.meets_goal(config)]
-    to_goal = dict.fromkeys(frontier, 0)
-    layers = []
-    while frontier:
-        layers.append(len(frontier))
-        following = []
-        for config in frontier:
-            for before in graph[config]:  # every move can be undone
-                if before not in to_goal:
-                    to_goal[before] = to_goal[config] + 1
-                    following.append(before)
-        frontier = following
+    to_goal = _distances_to_goal(puzzle, graph)
     ways: dict[Configuration, int] = {}
     for config in sorted(to_goal, key=to_goal.__getitem__):
         nearer = [after for after in graph[config] if to_goal.get(after) == to_goal[config] - 1]
         ways[config] = 1 if to_goal[config] == 0 else sum(ways[after] for after in nearer)
-    start = puzzle.start
+    layers = Counter(to_goal.values())
     return (
-        to_goal.get(start),
-        ways.get(start, 0),
-        tuple(layers),
+        to_goal.get(puzzle.start),
+        ways.get(puzzle.start, 0),
+        tuple(layers[d] for d in range(len(layers))),
         len(component) - len(to_goal),
     )
+
+
+def reference_hardest(
+    puzzle: Puzzle, style: MoveStyle
+) -> tuple[int | None, set[Configuration], int, int]:
+    """Over every placement of the start's pieces: (the largest distance to the goal among
+    placements that reach it, or None; the placements at that distance; the number of
+    components; the number of placements), from the whole graph held in a dictionary."""
+    everything = _all_placements(puzzle)
+    graph = {config: successors(puzzle, config, style) for config in everything}
+    components = 0
+    seen: set[Configuration] = set()
+    for config in everything:
+        if config not in seen:
+            components += 1
+            seen.add(config)
+            stack = [config]
+            while stack:
+                for after in graph[stack.pop()]:
+                    if after not in seen:
+                        seen.add(after)
+                        stack.append(after)
+    to_goal = _distances_to_goal(puzzle, graph)
+    farthest = max(to_goal.values(), default=None)
+    hardest = {config for config, distance in to_goal.items() if distance == farthest}
+    return farthest, hardest, components, len(everything)
+
+
+def _distances_to_goal(
+    puzzle: Puzzle, graph: dict[Configuration, set[Configuration]]
+) -> dict[Configuration, int]:
+    """The distance to the goal of every configuration of `graph` that can reach it: a
+    breadth-first search from all that meet it, since every move can be undone."""
+    frontier = [config for config in graph if puzzle.meets_goal(config)]
+    to_goal = dict.fromkeys(frontier, 0)
+    while frontier:
+        following = []
+        for config in frontier:
+            for before in graph[config]:
+                if before not in to_goal:
+                    to_goal[before] = to_goal[config] + 1
+                    following.append(before)
+        frontier = following
+    return to_goal
+
+
+def _all_placements(puzzle: Puzzle) -> list[Configuration]:
+    """Every way to put the start's pieces on the board clear of obstacles and each other."""
+    cells = {(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)} - puzzle.obstacles
+    per_kind = []
+    for name, count in sorted(puzzle.start.kind_counts().items()):
+        kind = puzzle.kind(name)
+        anchors = sorted(a for a in cells if set(kind.cells_at(a)) <= cells)
+        per_kind.append(
+            [[Placement(name, *a) for a in chosen] for chosen in combinations(anchors, count)]
+        )
+    found = []
+    for choice in product(*per_kind):
+        placements = [p for group in choice for p in group]
+        covered = [cell for p in placements for cell in puzzle.kind(p.kind).cells_at(p.anchor)]
+        if len(covered) == len(set(covered)):
+            found.append(Configuration.of(placements))
+    return found
 
 
 def _moving_sets(pieces: int, *, superpieces: bool) -> Iterator[tuple[int, ...]]:

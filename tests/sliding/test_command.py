@@ -10,9 +10,9 @@ import pytest
 
 from slidelab.cli import main
 from slidelab.library import shipped_text
-from slidelab.sliding.reference import reference_to_goal
+from slidelab.sliding.reference import reference_hardest, reference_to_goal
 from slidelab.sliding.styles import MoveStyle
-from slidelab.sliding.textformat import parse_puzzle
+from slidelab.sliding.textformat import format_configuration, parse_puzzle
 from tests.sliding.figures import SILLY, SILLY_LAYERS, SILLY_MOVES
 from tests.sliding.test_search import single_blank
 
@@ -201,3 +201,37 @@ def test_analyze_and_to_goal_do_not_mix(capsys, silly):
         main(["slide", silly, "--analyze", "--to-goal"])
     assert stopped.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_json_hardest_starts_have_the_promised_fields(capsys, silly):
+    status, result = run_json(capsys, silly, "--style", "1", "--hardest")
+    farthest, hardest, components, placements = reference_hardest(
+        parse_puzzle(SILLY), MoveStyle.SLIDE
+    )
+    assert status == 0
+    assert (result["placements"], result["components"]) == (placements, components)
+    assert (result["hardest_distance"], result["hardest_count"]) == (farthest, len(hardest))
+    assert result["can_reach"] == sum(SILLY_LAYERS[1])  # one component holds the goal
+    assert len(result["hardest"]) == len(hardest)
+    puzzle = parse_puzzle(SILLY)
+    assert set(result["hardest"]) == {
+        format_configuration(puzzle, config.placements) for config in hardest
+    }
+
+
+def test_hardest_when_no_placement_meets_the_goal_exits_with_1(capsys, tmp_path):
+    path = tmp_path / "full.slide"
+    path.write_text("1 x 3 full\n1 = 1\n2 = 11\n12\n*1*\n")
+    status, result = run_json(capsys, str(path), "--hardest")
+    assert status == 1
+    assert (result["placements"], result["components"], result["can_reach"]) == (2, 2, 0)
+    assert (result["hardest_distance"], result["hardest"]) == (None, [])
+    assert main(["slide", str(path), "--hardest"]) == 1
+    assert "style 0: 2 placements in 2 components, 0 can reach the goal\n" in (
+        capsys.readouterr().out
+    )
+
+
+def test_hardest_refuses_a_memory_limit_it_cannot_keep(capsys, silly):
+    assert main(["slide", silly, "--hardest", "--max-memory", "1G"]) == 2
+    assert "--hardest is bounded by --max-states, not --max-memory" in capsys.readouterr().err

@@ -1,0 +1,88 @@
+"""`hardest_starts`: every placement of the start's pieces, searched part by part, agrees with
+the reference, which builds the whole graph of placements in a dictionary."""
+
+from __future__ import annotations
+
+import itertools
+from unittest.mock import patch
+
+import pytest
+from hypothesis import given
+
+from slidelab.library import shipped_text
+from slidelab.runs import drive
+from slidelab.sliding import hardest
+from slidelab.sliding.hardest import HARDEST_SHOWN, hardest_starts
+from slidelab.sliding.model import Puzzle
+from slidelab.sliding.reference import reference_hardest
+from slidelab.sliding.styles import MoveStyle
+from slidelab.sliding.textformat import parse_puzzle
+from tests.sliding.test_reference_agreement import RANDOM_PUZZLES, _show, puzzles
+
+CARS = "4 x 4 cars\n1 = 11 h\n2 = 1/1 v\n3 = 111 h\n4 = 1\n20001000043\n******1\n"
+"""A red car to bring to the right edge of row 1, a vertical car, a truck and a free unit
+square on a 4 x 4 board: the cars' lines split the placements into many parts."""
+
+
+def assert_agrees(puzzle: Puzzle, style: MoveStyle) -> None:
+    farthest, hardest_set, components, placements = reference_hardest(puzzle, style)
+    found = drive(hardest_starts(puzzle, style))
+    assert found.limit_message is None
+    assert (found.placements, found.components) == (placements, components)
+    assert found.hardest_distance == farthest
+    assert found.hardest_count == len(hardest_set)
+    assert len(found.hardest) == min(HARDEST_SHOWN, len(hardest_set))
+    assert set(found.hardest) <= hardest_set
+
+
+@pytest.mark.parametrize("style", MoveStyle.ALL)
+@RANDOM_PUZZLES
+@given(puzzle=puzzles())
+def test_hardest_starts_agree_with_the_reference(style: MoveStyle, puzzle: Puzzle) -> None:
+    _show(puzzle)
+    assert_agrees(puzzle, style)
+
+
+@pytest.mark.parametrize(("batch", "parts"), [(1, 64), (1 << 18, 64), (1, 4), (1, 1)])
+@pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.SLIDE, MoveStyle.SUPER_SLIDE])
+def test_cars_split_the_placements_into_parts_searched_one_by_one(
+    style: MoveStyle, batch: int, parts: int
+) -> None:
+    with patch.object(hardest, "BATCH", batch), patch.object(hardest, "MAX_PARTS", parts):
+        events = list(hardest_starts(parse_puzzle(CARS), style))
+        assert sum(e.fraction is not None for e in events) == parts
+        assert_agrees(parse_puzzle(CARS), style)
+
+
+def test_knuths_silly_example() -> None:
+    assert_agrees(parse_puzzle(shipped_text("sliding", "knuth-silly.slide")), MoveStyle.SLIDE)
+
+
+def test_klotski_pieces_fill_65880_placements_in_898_components() -> None:
+    puzzle = parse_puzzle(shipped_text("sliding", "klotski.slide"))
+    found = drive(hardest_starts(puzzle, MoveStyle.PATH))
+    assert (found.placements, found.components, found.can_reach) == (65_880, 898, 53_954)
+    assert (found.hardest_distance, found.hardest_count) == (93, 2)
+
+
+def test_a_part_bigger_than_the_state_limit_stops_with_a_message() -> None:
+    puzzle = parse_puzzle(shipped_text("sliding", "klotski.slide"))
+    found = drive(hardest_starts(puzzle, MoveStyle.PATH, max_states=1000))
+    assert found.limit_message == (
+        "stopped: a part of the placements that moves cannot leave holds 65,880, more "
+        "than the limit set by --max-states (1,000)"
+    )
+    assert found.hardest_distance is None
+
+
+def test_progress_says_how_much_is_done_and_closing_the_run_stops_it() -> None:
+    puzzle = parse_puzzle(CARS)
+    events = list(itertools.islice(hardest_starts(puzzle, MoveStyle.STEP), 10_000))
+    fractions = [e.fraction for e in events if e.fraction is not None]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert len(fractions) == 64  # one per part: the cars' lines
+    run = hardest_starts(puzzle, MoveStyle.STEP)
+    next(run)
+    run.close()
+    with pytest.raises(StopIteration):
+        next(run)
