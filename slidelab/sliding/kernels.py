@@ -111,6 +111,8 @@ class Sifted(NamedTuple):
 
     keys: np.ndarray
     parents: np.ndarray
+    resume: np.ndarray
+    """Where a probe for each may start while the table is not rebuilt (see `_probe`)."""
 
 
 class GoalTest(NamedTuple):
@@ -239,14 +241,21 @@ def _same(states, index, keys, row):
 @kernel(cache=True, nogil=True, inline="always")
 def _probe(table, states, keys, row, slot, known):
     """Probe the table for keys[row] among the states before `known` from `slot`: (its slot,
-    True), or (the empty slot, False)."""
+    True, its slot), or (the empty slot, False, the first slot met holding a state from
+    `known` on, else the empty slot).  The slots before that third one hold states that
+    are not keys[row] and stay there until the table is rebuilt: a later probe for it may
+    start there."""
     mask = table.size - 1
+    resume = np.int64(-1)
     while True:
         entry = table[slot]
         if entry == 0:
-            return slot, False
-        if np.int64(entry) <= known and _same(states, np.int64(entry) - 1, keys, row):
-            return slot, True
+            return slot, False, slot if resume < 0 else resume
+        if np.int64(entry) > known:
+            if resume < 0:
+                resume = slot
+        elif _same(states, np.int64(entry) - 1, keys, row):
+            return slot, True, slot
         slot = (slot + 1) & mask
 
 
@@ -553,12 +562,19 @@ def _touch(table, states, pending, count, slots):
 def _flush(space, pending, count, slots):
     """Insert the pending configurations in order; returns the index of the first that
     did not fit, or -1."""
+    _touch(space.table, space.states, pending, count, slots)
+    return _insert_from(space, pending, count, slots)
+
+
+@kernel(cache=True, nogil=True)
+def _insert_from(space, pending, count, slots):
+    """Insert the pending configurations in order, probing for each from its slot in
+    `slots`; returns the index of the first that did not fit, or -1."""
     table = space.table
     states = space.states
     counts = space.counts
-    _touch(table, states, pending, count, slots)
     for i in range(count):
-        slot, found = _probe(table, states, pending, i, slots[i], counts[N])
+        slot, found, _ = _probe(table, states, pending, i, slots[i], counts[N])
         if found:
             continue
         n = counts[N]
@@ -586,7 +602,8 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
     out_parent = sifted.parents
     _touch(table, states, pending, count, slots)
     for i in range(count):
-        if _probe(table, states, pending, i, slots[i], space.counts[KNOWN])[1]:
+        _, found, resume = _probe(table, states, pending, i, slots[i], space.counts[KNOWN])
+        if found:
             continue
         if n_out >= out.shape[0]:
             while n_out > 0 and out_parent[n_out - 1] == pending_parent[i]:
@@ -595,8 +612,21 @@ def _sift(space, pending, pending_parent, count, sifted, n_out, slots):
         for w in range(out.shape[1]):
             out[n_out, w] = pending[i, w]
         out_parent[n_out] = pending_parent[i]
+        sifted.resume[n_out] = resume
         n_out += 1
     return n_out, -1
+
+
+@kernel(cache=True, nogil=True)
+def insert_sifted(space, sifted, lo, hi):
+    """Insert rows lo..hi of `sifted` that are new, in order, as `insert_all` would, each
+    probed for from its `resume` slot: the table must not have been rebuilt since they were
+    sifted.  Returns the index from lo of the first that did not fit, or -1.
+
+    This spares comparing them again with the states sifting compared them with: each such
+    comparison loads a state from memory.
+    """
+    return _insert_from(space, sifted.keys[lo:hi], hi - lo, sifted.resume[lo:hi])
 
 
 @kernel(cache=True, nogil=True)
@@ -945,10 +975,14 @@ def goal_scan(board, states, lo, hi, goal, first_only):
     stops at the first.
     """
     anchors = np.empty(board.kind_of.size, np.int64)
+    must_mask = goal.must_mask
+    must_value = goal.must_value
     first = -1
     count = 0
     for index in range(lo, hi):
-        if _meets(board, states, index, goal, anchors):
+        if _may_meet(states, index, must_mask, must_value) and _meets(
+            board, states, index, goal, anchors
+        ):
             count += 1
             if first < 0:
                 first = index
@@ -961,18 +995,29 @@ def goal_scan(board, states, lo, hi, goal, first_only):
 def goal_marks(board, states, goal, marks):
     """Set `marks[i]` to whether configuration i of `states` meets the `goal`."""
     anchors = np.empty(board.kind_of.size, np.int64)
+    must_mask = goal.must_mask
+    must_value = goal.must_value
     for index in range(marks.size):
-        marks[index] = _meets(board, states, index, goal, anchors)
+        marks[index] = _may_meet(states, index, must_mask, must_value) and _meets(
+            board, states, index, goal, anchors
+        )
 
 
 @kernel(cache=True, nogil=True, inline="always")
-def _meets(board, states, index, goal, anchors):
-    """Whether `states[index]` meets the `goal`; codes are decoded (into `anchors`) only
-    when their words pass `goal.must_mask`."""
-    must_mask = goal.must_mask
+def _may_meet(states, index, must_mask, must_value):
+    """Whether the words of `states[index]` pass the goal's `must_mask`, a test that spares
+    decoding most codes.  It takes the goal's arrays themselves: reading them from the
+    named tuple at every code costs reference counting (80 times the test itself)."""
     for w in range(must_mask.size):
-        if (states[index, w] & must_mask[w]) != goal.must_value[w]:
+        if (states[index, w] & must_mask[w]) != must_value[w]:
             return False
+    return True
+
+
+@kernel(cache=True, nogil=True)
+def _meets(board, states, index, goal, anchors):
+    """Whether `states[index]`, whose words pass `_may_meet`, meets the `goal` (decoded into
+    `anchors`)."""
     _decode(
         board.kind_first,
         board.mask_base,

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Generator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -114,6 +114,8 @@ class _Space:
     store: kernels.Space
     limit: int
     """Most configurations the search may hold (`--max-states`)."""
+    rebuilds: int = 0
+    """Times the table was rebuilt (which moves its entries)."""
 
     @classmethod
     def create(cls, tables: Tables, limit: int, capacity: int = 1 << 12) -> _Space:
@@ -187,6 +189,7 @@ class _Space:
             table = store.table if size == store.table.size else np.zeros(size, np.uint32)
             self.store = kernels.Space(store.states, table, store.counts)
             kernels.rebuild(self.store)
+            self.rebuilds += 1
         self._bound()
 
 
@@ -247,7 +250,11 @@ class _Expander:
         """A buffer for this thread's slice and for each piece of the others' slices."""
 
     def _buffers(self, rows: int) -> kernels.Sifted:
-        return kernels.Sifted(np.empty((rows, self.words), np.uint64), np.empty(rows, np.int64))
+        return kernels.Sifted(
+            np.empty((rows, self.words), np.uint64),
+            np.empty(rows, np.int64),
+            np.empty(rows, np.int64),
+        )
 
     def close(self) -> None:
         self.pool.shutdown()
@@ -327,6 +334,7 @@ class _Expander:
         bounds = self._bounds(lo, stop, threads)
         slices = [(self.outs[i], bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
         space.store.counts[kernels.KNOWN] = space.n
+        rebuilds = space.rebuilds
         futures = [self.pool.submit(self._sift, space, *job) for job in slices[1:]]
         tick = time.thread_time()
         sifted = self._sift(space, *slices[0])
@@ -336,7 +344,11 @@ class _Expander:
             parent, rows = sifted if index == 0 else futures[index - 1].result()
             done = 0
             while done < rows:
-                failed = kernels.insert_all(space.store, out.keys[done:rows])
+                # rows sifted against the table as it still is: probed from where sifting stopped
+                if space.rebuilds == rebuilds:
+                    failed = kernels.insert_sifted(space.store, out, done, rows)
+                else:
+                    failed = kernels.insert_all(space.store, out.keys[done:rows])
                 done = rows if failed < 0 else done + failed
                 if done < rows and not self._room_after(futures, space):
                     return int(out.parents[done]), kernels.NEED_ROOM
@@ -399,16 +411,25 @@ class _Expander:
         return successors(self.board, self.style, key.reshape(1, -1)).keys
 
 
-def successors(board: kernels.Board, style: MoveStyle, rows: np.ndarray) -> kernels.Sifted:
+class Successors(NamedTuple):
+    """Configurations one move from some rows, with the index of the row each came from."""
+
+    keys: np.ndarray
+    parents: np.ndarray
+
+
+def successors(board: kernels.Board, style: MoveStyle, rows: np.ndarray) -> Successors:
     """Every configuration one move from each row of `rows` (repeats possible), with the
     index in `rows` of the row it came from, in the order the search meets them."""
     counts = np.zeros(6, np.int64)
     alone = kernels.Space(np.ascontiguousarray(rows), np.zeros(2, np.uint32), counts)
     words = rows.shape[1]
-    found: list[kernels.Sifted] = []
+    found: list[Successors] = []
     lo, size = 0, max(64, 8 * rows.shape[0])
     while lo < rows.shape[0]:
-        out = kernels.Sifted(np.empty((size, words), np.uint64), np.empty(size, np.int64))
+        out = kernels.Sifted(
+            np.empty((size, words), np.uint64), np.empty(size, np.int64), np.empty(size, np.int64)
+        )
         parent, _, count = kernels.expand(
             board,
             alone,
@@ -420,11 +441,11 @@ def successors(board: kernels.Board, style: MoveStyle, rows: np.ndarray) -> kern
             True,
             out,
         )
-        found.append(kernels.Sifted(out.keys[:count], out.parents[:count]))
+        found.append(Successors(out.keys[:count], out.parents[:count]))
         if parent == lo:
             size *= 2
         lo = parent
-    return kernels.Sifted(
+    return Successors(
         np.concatenate([f.keys for f in found]), np.concatenate([f.parents for f in found])
     )
 
@@ -695,10 +716,13 @@ def warm_up() -> None:
 
 
 def warm_up_tables() -> None:
-    """Compile the hash-table kernels on an empty table."""
+    """Compile the hash-table kernels on an empty table (those inserting what threads sifted
+    too: the tiny puzzle's layers are never split)."""
     space = _Space.create(build_tables(_TINY_PUZZLE), 1, capacity=4)
     kernels.rebuild(space.store)
     kernels.insert_all(space.store, space.states[:0])
+    none = np.empty(0, np.int64)
+    kernels.insert_sifted(space.store, kernels.Sifted(space.states[:0], none, none), 0, 0)
 
 
 def warm_up_style(style: MoveStyle) -> None:

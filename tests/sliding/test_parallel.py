@@ -127,15 +127,20 @@ def test_pieces_inserted_while_others_are_sifted_keep_the_order(
 ) -> None:
     """The eight puzzle's space (181,440 configurations) outgrows the states and the table
     many times, often while pieces of a chunk are still being sifted: the tables grow once
-    those are done, and the configurations come in the same order as on one thread."""
+    those are done, and the configurations come in the same order as on one thread.  Rows
+    sifted before the table was rebuilt are probed for from their home slots again (the
+    others from where sifting stopped)."""
     eight = parse_puzzle(single_blank(3, 3))
     alone = states_in_order(eight, style, 1)
-    growths = [0]
+    growths, rebuilt = [0], [0]
     room_after = search._Expander._room_after
 
-    def counted(self: search._Expander, *args: Any) -> bool:
+    def counted(self: search._Expander, futures: Any, space: search._Space) -> bool:
+        before = space.rebuilds
+        grown = room_after(self, futures, space)
         growths[0] += 1
-        return room_after(self, *args)
+        rebuilt[0] += space.rebuilds > before
+        return grown
 
     big_buffers = Splitting(rows=1 << 15, seconds=1e-12, parents=1)
     with counting_splits(big_buffers) as splits, pytest.MonkeyPatch.context() as patch:
@@ -143,6 +148,7 @@ def test_pieces_inserted_while_others_are_sifted_keep_the_order(
         assert states_in_order(eight, style, jobs) == alone
     assert splits[0] > 0
     assert growths[0] > 0
+    assert rebuilt[0] > 0
 
 
 @RANDOM_PUZZLES
