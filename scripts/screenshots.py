@@ -3,8 +3,8 @@
 
 Starts its own Xvfb when there is no display; shows the kernels' warm-up at launch and a
 Solve pressed meanwhile; opens a classic sliding puzzle,
-solves and analyses it and finds its hardest start; enumerates antislide 4x4x4 and shows a packing exploded,
-with locks and in edit mode; lists the 4x5x5 box's classes as they stream in, then
+solves and analyses it and finds its hardest start; enumerates antislide 4x4x4 and shows a
+packing exploded, with locks and in edit mode; lists the 4x5x5 box's classes as they stream in, then
 sorted and filtered; solves the Soma cube and shows a solution;
 cuts Knuth's toy shape into three connected pieces and shows the pieces moving; shows a
 long run's status line, the Help windows, the GIF export dialog and every tab at 1024x700;

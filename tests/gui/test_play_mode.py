@@ -221,9 +221,8 @@ def endless(_puzzle, _style) -> Generator[Progress, None, None]:
         yield Progress("computing distances", 0, time.perf_counter() - began)
 
 
-def test_leaving_play_cancels_the_distance_run_and_coming_back_restarts_it(
-    window, qtbot, monkeypatch
-):
+def play_klotski_while_distances_run_on(window, qtbot, monkeypatch):
+    """The Play page of Klotski in style 2, its distance run going on until cancelled."""
     bench = window.by_family["sliding"]
     window.open_library(bench, "klotski.slide")
     bench.style_choice.setCurrentIndex(2)
@@ -231,6 +230,13 @@ def test_leaving_play_cancels_the_distance_run_and_coming_back_restarts_it(
     bench.pages.setCurrentIndex(sliding_workbench.PLAY_PAGE)
     page = bench.play_page
     qtbot.waitUntil(lambda: window.runner.busy)
+    return bench, page
+
+
+def test_leaving_play_cancels_the_distance_run_and_coming_back_restarts_it(
+    window, qtbot, monkeypatch
+):
+    bench, page = play_klotski_while_distances_run_on(window, qtbot, monkeypatch)
     assert page.distance.text() == "computing distances…"
     drag(qtbot, page.view, [(4, 0), (4, 1)])  # play goes on meanwhile
     assert page.counter.text() == "Moves made: 1"
@@ -247,13 +253,7 @@ def test_leaving_play_cancels_the_distance_run_and_coming_back_restarts_it(
 def test_a_new_style_during_the_distance_run_computes_the_new_games_distances(
     window, qtbot, monkeypatch
 ):
-    bench = window.by_family["sliding"]
-    window.open_library(bench, "klotski.slide")
-    bench.style_choice.setCurrentIndex(2)
-    monkeypatch.setattr(play_control, "to_goal", endless)
-    bench.pages.setCurrentIndex(sliding_workbench.PLAY_PAGE)
-    page = bench.play_page
-    qtbot.waitUntil(lambda: window.runner.busy)
+    bench, page = play_klotski_while_distances_run_on(window, qtbot, monkeypatch)
     monkeypatch.undo()
     bench.style_choice.setCurrentIndex(5)  # the endless run is cancelled, style 5's starts
     qtbot.waitUntil(lambda: page.session.table is not None, timeout=60_000)
