@@ -11,6 +11,12 @@ from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.search import Analysis
 from slidelab.sliding.textformat import format_configuration
 
+LIST_HEIGHT = 110
+"""Pixels of the list under the histogram."""
+
+QWIDGETSIZE_MAX = (1 << 24) - 1
+"""Qt's largest widget size: no limit."""
+
 
 class AnalysisView(QWidget):
     """Histogram of configurations by distance, with a list of the farthest ones.
@@ -31,7 +37,7 @@ class AnalysisView(QWidget):
         self.plot.setMouseEnabled(x=True, y=False)
         self.bars: pg.BarGraphItem | None = None
         self.farthest = QListWidget()
-        self.farthest.setMaximumHeight(110)
+        self.farthest.setMaximumHeight(LIST_HEIGHT)
         self.farthest.itemClicked.connect(self._chosen)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
@@ -43,6 +49,7 @@ class AnalysisView(QWidget):
     def show_analysis(self, puzzle: Puzzle, analysis: Analysis) -> None:
         self.list_title.setText("Farthest configurations (click one to show it):")
         self.plot.setVisible(True)
+        self.farthest.setMaximumHeight(LIST_HEIGHT)
         self.summary.setText(
             f"{analysis.style.label}: {analysis.reachable:,} reachable configurations; the "
             f"farthest lie {analysis.farthest_distance} moves away "
@@ -78,7 +85,8 @@ class AnalysisView(QWidget):
         )
         limit = f"\n{found.limit_message}" if found.limit_message else ""
         self.summary.setText(counts + hardest + limit)
-        self.plot.setVisible(False)  # its distances are from one start
+        self.plot.setVisible(False)  # its distances are from one start: the list takes its room
+        self.farthest.setMaximumHeight(QWIDGETSIZE_MAX)
         self._list(puzzle, found.hardest)
 
     def chosen(self) -> Configuration | None:
