@@ -243,7 +243,8 @@ def _search_batch(
     tables: Tables, style: MoveStyle, keys: np.ndarray, found: _Tally, began: float
 ) -> Generator[Progress, None, None]:
     """Join the placements of whole parts by their moves, and measure each one's distance
-    to the goal."""
+    to the goal.  Moves come in the order of the placements they start from, so the edges
+    are the graph's compressed rows as they stand; indices within a batch fit in 32 bits."""
     order = np.argsort(as_keys(keys))
     keys = np.ascontiguousarray(keys[order])
     index = as_keys(keys)
@@ -253,21 +254,20 @@ def _search_batch(
         at = np.searchsorted(index, as_keys(moved.keys))
         if not np.array_equal(index[np.minimum(at, index.size - 1)], as_keys(moved.keys)):
             raise SlidelabError("a move left the placements of its part (internal error)")
-        parents.append(moved.parents + lo)
-        children.append(at)
+        parents.append((moved.parents + lo).astype(np.int32))
+        children.append(at.astype(np.int32))
         yield Progress(
             phase=f"hardest start, style {style.number}: moves",
             explored=found.placements + lo,
             elapsed=time.perf_counter() - began,
         )
-    parent = np.concatenate(parents) if parents else np.zeros(0, np.int64)
-    child = np.concatenate(children) if children else np.zeros(0, np.int64)
-    label = np.empty(keys.shape[0], np.int64)
+    parent = np.concatenate(parents) if parents else np.zeros(0, np.int32)
+    child = np.concatenate(children) if children else np.zeros(0, np.int32)
+    label = np.empty(keys.shape[0], np.int32)
     count = int(graph_kernels.components(parent, child, label))
-    order = np.argsort(parent, kind="stable")
-    indptr = np.searchsorted(parent[order], np.arange(keys.shape[0] + 1))
-    distance = np.empty(keys.shape[0], np.int64)
-    graph_kernels.distances_from(indptr, child[order], goal_indices(tables, keys), distance)
+    indptr = np.searchsorted(parent, np.arange(keys.shape[0] + 1))
+    distance = np.empty(keys.shape[0], np.int32)
+    graph_kernels.distances_from(indptr, child, goal_indices(tables, keys), distance)
     found.add(tables, keys, count, distance)
 
 
