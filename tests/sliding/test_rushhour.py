@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from slidelab.errors import ParseError
 from slidelab.library import shipped_text
@@ -96,3 +98,15 @@ def test_bad_positions_are_refused_at_their_column(text: str, red: str, message:
     with pytest.raises(ParseError) as caught:
         parse_rush_hour(text, red=red)
     assert str(caught.value) == message
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="AABBCx.o\x00é", min_size=0, max_size=40))
+def test_any_line_gives_a_puzzle_or_a_message_at_a_column(text: str) -> None:
+    try:
+        puzzle = parse_rush_hour(text)
+    except ParseError as error:
+        assert 1 <= error.column <= max(len(text), 1)
+        assert str(error).startswith("<string>:1:")
+    else:
+        assert parse_puzzle(format_puzzle(puzzle)) == puzzle
