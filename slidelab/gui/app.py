@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from slidelab.gui.errors import install_error_dialogs
+from slidelab.gui.main_thread_gc import collect_in_main_thread
 from slidelab.gui.main_window import MainWindow
 from slidelab.sliding.family import SLIDING
 
@@ -16,7 +17,8 @@ STARTING_PUZZLE = (SLIDING, "klotski.slide")
 
 
 def create_application() -> QApplication:
-    """The QApplication, created once with the attributes the OpenGL views need."""
+    """The QApplication, created once with the attributes the OpenGL views need, and with
+    garbage collected on its thread only (`slidelab.gui.main_thread_gc`)."""
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         return existing
@@ -24,6 +26,7 @@ def create_application() -> QApplication:
     app = QApplication(sys.argv[:1])
     app.setOrganizationName("slidelab")
     app.setApplicationName("slidelab")
+    collect_in_main_thread(app)
     return app
 
 

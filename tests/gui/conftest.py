@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
+from slidelab.gui.main_thread_gc import collect_in_main_thread
 from tests.gui.leaks import LeakWatch
 
 # pytest may import this file before pytest-xvfb has started Xvfb and set DISPLAY (for a
@@ -33,6 +34,15 @@ def _x_display():
             "no X display: the GUI tests need pytest-xvfb (pip install pytest-xvfb, and the "
             "Xvfb program) or a DISPLAY"
         )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _collect_in_main_thread(_x_display, qapp) -> Iterator[None]:
+    """Collect garbage on the main thread only, as the app does (`create_application`): the
+    widgets of earlier tests collected on a solver thread would deadlock it with the main one."""
+    collector = collect_in_main_thread(qapp)
+    yield
+    collector.stop()
 
 
 @pytest.fixture(autouse=True)
