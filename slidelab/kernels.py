@@ -3,7 +3,8 @@
 `kernel(**options)` marks a function of a kernels module.  Calling the marked function runs
 the version compiled ahead of time for its argument types when `slidelab.native` has one
 (no numba at all); otherwise it compiles it with `numba.njit(**options)` (or loads it from
-numba's cache), together with the other marked functions of its module, which it may call.
+numba's cache), together with the other marked functions of its module, which it may call,
+as it may call the kernels it imports from other kernels modules.
 Its `python` attribute is the same
 function run by the interpreter, calling the interpreted versions of the others: one source,
 for work so small that importing numba and loading compiled code (about half a second) would
@@ -24,8 +25,9 @@ from typing import Any
 from slidelab.kernel_cache import forget_unreadable_indexes
 from slidelab.native import functions
 
-_making = threading.Lock()
-"""Held while a module's kernels get their versions, so two threads never do it twice."""
+_making = threading.RLock()
+"""Held while a module's kernels get their versions, so two threads never do it twice
+(re-entered when they call kernels of another module, which get theirs first)."""
 
 
 class Kernel:
@@ -118,12 +120,7 @@ def _make_versions(module_name: str, *, compiled: bool) -> None:
             return
         if compiled:
             from numba import njit
-        scope = {
-            name: (value.compiled() if compiled else value.python)
-            if isinstance(value, Intrinsic)
-            else value
-            for name, value in namespace.items()
-        }
+        scope = {name: _version(value, module_name, compiled) for name, value in namespace.items()}
         for mark in marked:
             version = _twin(mark.function, scope)
             if compiled:
@@ -134,6 +131,17 @@ def _make_versions(module_name: str, *, compiled: bool) -> None:
             scope[mark.function.__name__] = version
         if compiled:
             forget_unreadable_indexes(mark._compiled for mark in marked)
+
+
+def _version(value: Any, module_name: str, compiled: bool) -> Any:
+    """What a kernel of `module_name` calls under a global's name: an intrinsic's or another
+    module's kernel's version of the same kind; anything else (the module's own kernels get
+    their versions next) as it is."""
+    if isinstance(value, Intrinsic):
+        return value.compiled() if compiled else value.python
+    if isinstance(value, Kernel) and value.function.__module__ != module_name:
+        return value.compiled if compiled else value.python
+    return value
 
 
 def _twin(function: Callable[..., Any], scope: dict[str, Any]) -> Callable[..., Any]:

@@ -5,34 +5,50 @@ Every move can be undone, so one breadth-first search from all the placements th
 meet the goal gives each placement its distance to the goal; the others cannot reach
 it.  A piece kept to one axis never leaves its row (or column), so the placements
 split into parts by the lines such pieces occupy, and no move joins two parts: they
-are enumerated and searched part by part, several small parts to a batch, so memory
-holds one batch at a time.
+are enumerated (`graph_kernels.placement_keys`) and searched part by part, several
+small parts to a batch, so memory holds one batch at a time.  A batch is indexed by
+an open-addressing table, its moves become compressed rows of a graph, and its
+components and distances are found on that graph.  Parts are also the subproblems of
+a split run (`slidelab.parallel.run`): on local processes, a Dask cluster, or with a
+journal that a rerun resumes from.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
+from functools import lru_cache, partial
 from math import comb, prod
+from typing import Any
 
 import numpy as np
 
 from slidelab.errors import SlidelabError
+from slidelab.parallel.run import SPLIT_RULES, run_journaled
+from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress
-from slidelab.sliding import graph_kernels, kernels
-from slidelab.sliding.distance import as_keys, goal_indices, to_goal
+from slidelab.sliding import graph_kernels
+from slidelab.sliding.distance import goal_indices, to_goal
 from slidelab.sliding.encoding import Tables, build_tables
 from slidelab.sliding.model import Axis, Configuration, Goal, PieceKind, Placement, Puzzle
 from slidelab.sliding.search import STATE_CAPACITY, check_style, successors
 from slidelab.sliding.styles import MoveStyle
+from slidelab.sliding.textformat import format_puzzle
 
 BATCH = 1 << 18
 """Placements gathered (whole parts at a time) before a batch is searched."""
 
+CODE_CHUNK = 1 << 16
+"""Placements coded per kernel call."""
+
 SUCCESSOR_CHUNK = 1 << 14
-"""Placements whose moves are generated per kernel call, between progress events."""
+"""Placements whose moves are generated per kernel call."""
+
+NODE_CHUNK = 1 << 18
+"""Nodes joined into components, or taken from the search's queue, per kernel call."""
 
 MAX_PARTS = 1 << 12
 """Most parts the placements are split into: kinds whose lines would split them further
@@ -71,37 +87,215 @@ class _Slot:
     cells: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class _Findings:
+    """What the search of some parts found; findings of other parts merge with `add`."""
+
+    placements: int = 0
+    components: int = 0
+    can_reach: int = 0
+    farthest: int = -1
+    hardest_count: int = 0
+    hardest: tuple[tuple[int, ...], ...] = ()
+    """The smallest codes (as words) among the hardest, at most `HARDEST_SHOWN`."""
+    over_limit: int = 0
+    """Placements a batch held past --max-states (0: none); the search stopped there."""
+
+    def add(self, other: _Findings) -> _Findings:
+        farthest = max(self.farthest, other.farthest)
+        tied = [f for f in (self, other) if f.farthest == farthest and farthest >= 0]
+        return _Findings(
+            self.placements + other.placements,
+            self.components + other.components,
+            self.can_reach + other.can_reach,
+            farthest,
+            sum(f.hardest_count for f in tied),
+            tuple(sorted(code for f in tied for code in f.hardest)[:HARDEST_SHOWN]),
+            self.over_limit or other.over_limit,
+        )
+
+    def payload(self) -> dict[str, object]:
+        """The findings as JSON values, for a split run's results and journal."""
+        return {
+            "placements": self.placements,
+            "components": self.components,
+            "can_reach": self.can_reach,
+            "farthest": self.farthest,
+            "hardest_count": self.hardest_count,
+            "hardest": [list(code) for code in self.hardest],
+            "over_limit": self.over_limit,
+        }
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> _Findings:
+        return cls(
+            payload["placements"],
+            payload["components"],
+            payload["can_reach"],
+            payload["farthest"],
+            payload["hardest_count"],
+            tuple(tuple(code) for code in payload["hardest"]),
+            payload["over_limit"],
+        )
+
+
+class _Parts:
+    """The parts of the placements of a puzzle's pieces, numbered in a fixed order."""
+
+    def __init__(self, tables: Tables, max_parts: int) -> None:
+        self.tables = tables
+        self.choices = _parts(tables, _kind_anchors(tables), max_parts)
+        self.count = prod(len(choices) for choices in self.choices)
+        self._shapes = _shapes(tables)
+
+    def plan(self, index: int) -> graph_kernels.Plan:
+        """Where the pieces of part `index` may stand (parts numbered as
+        `itertools.product` of the kinds' choices gives them)."""
+        slots: list[_Slot] = []
+        for choices in reversed(self.choices):
+            index, choice = divmod(index, len(choices))
+            slots[:0] = choices[choice]
+        return _plan(self.tables, slots, self._shapes)
+
+
+@lru_cache(maxsize=1)
+def _parts_of(puzzle: Puzzle, max_parts: int) -> _Parts:
+    """The parts of `puzzle`, built once per process: every subproblem of a run needs them."""
+    return _Parts(build_tables(puzzle), max_parts)
+
+
 def hardest_starts(
-    puzzle: Puzzle, style: MoveStyle, *, max_states: int | None = None
+    puzzle: Puzzle,
+    style: MoveStyle,
+    *,
+    max_states: int | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    journal: str | None = None,
 ) -> Generator[Progress, None, HardestStarts]:
-    """Search every placement of `puzzle`'s pieces for the ones farthest from its goal."""
+    """Search every placement of `puzzle`'s pieces for the ones farthest from its goal: here,
+    or split by parts over `jobs` processes, a Dask cluster at `scheduler`, or with the
+    `journal` file recording finished parts."""
     check_style(puzzle, style)
-    tables = build_tables(puzzle)
     limit = STATE_CAPACITY if max_states is None else max_states
-    kinds = _kind_anchors(tables)
-    parts = _parts(tables, kinds)
-    masks = _cover_masks(tables)
-    total_parts = prod(len(choices) for choices in parts)
-    found = _Tally()
+    if jobs > 1 or scheduler is not None or journal is not None:
+        job = HardestJob(puzzle, style, limit, MAX_PARTS)
+        results, _ = yield from run_journaled(
+            job, jobs=jobs, scheduler=scheduler, journal=journal, what="hardest start"
+        )
+        found = _Findings()
+        for result in results:
+            found = found.add(_Findings.from_payload(result.payload))
+    else:
+        parts = _parts_of(puzzle, MAX_PARTS)
+        searched = yield from _search_parts(parts, style, range(parts.count), limit)
+        assert searched is not None  # no budget: every part is searched
+        found = searched
+    return _result(build_tables(puzzle), style, found, limit)
+
+
+@dataclass(frozen=True)
+class _Branch:
+    key: tuple[int, ...]
+    parts: range
+
+
+@dataclass(frozen=True)
+class HardestJob:
+    """The hardest-start search as a split job (`slidelab.parallel.run.SplitJob`): the root
+    holds every part, and each part is a subproblem."""
+
+    puzzle: Puzzle
+    style: MoveStyle
+    limit: int
+    max_parts: int
+
+    def root(self) -> _Branch:
+        return _Branch((), range(_parts_of(self.puzzle, self.max_parts).count))
+
+    def children(self, branch: _Branch) -> list[_Branch]:
+        if branch.key:
+            return []
+        return [_Branch((index,), range(index, index + 1)) for index in branch.parts]
+
+    def explore(
+        self, branch: _Branch, budget: int | None, growth: float | None = None
+    ) -> Generator[Progress, None, TaskResult | None]:
+        """Search the branch's parts; the root gives up past `budget` placements (it is then
+        split into its parts, which are searched whole)."""
+        parts = _parts_of(self.puzzle, self.max_parts)
+        search = _search_parts(parts, self.style, branch.parts, self.limit, budget)
+        found = yield from search
+        if found is None:
+            return None
+        return TaskResult(branch.key, found.hardest_count, found.placements, found.payload())
+
+    def fingerprint(self) -> str:
+        """Names the puzzle, the style, the limit and the batching, for journals."""
+        text = (
+            f"hardest start of {format_puzzle(self.puzzle)!r} in style {self.style.number}, "
+            f"limit {self.limit}, parts <= {self.max_parts}; {SPLIT_RULES}"
+        )
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _search_parts(
+    parts: _Parts, style: MoveStyle, indices: range, limit: int, budget: int | None = None
+) -> Generator[Progress, None, _Findings | None]:
+    """Code and search the parts `indices`, several small ones to a batch; None once more
+    than `budget` placements were searched with parts still to go."""
+    tables = parts.tables
     began = time.perf_counter()
-    rows: list[np.ndarray] = []
+    found = _Findings()
+    batch: list[np.ndarray] = []
     held = 0
-    for done, part in enumerate(itertools.product(*parts), 1):
-        block = _placements(tables, masks, [slot for slots in part for slot in slots])
-        rows.append(block)
-        held += block.shape[0]
-        if held > limit:
-            return found.result(style, _limit_message(limit, held))
-        if held >= BATCH or done == total_parts:
-            yield from _search_batch(tables, style, np.concatenate(rows), found, began)
-            rows, held = [], 0
-        yield Progress(
-            phase=f"hardest start, style {style.number}",
+
+    def progress(done: int, phase: str = "") -> Progress:
+        return Progress(
+            phase=f"hardest start, style {style.number}{phase}",
             explored=found.placements + held,
             elapsed=time.perf_counter() - began,
-            fraction=done / total_parts,
+            fraction=done / len(indices) if len(indices) else 1.0,
         )
-    return found.result(style, None)
+
+    for done, index in enumerate(indices, 1):
+        codes = yield from _codes(tables, parts.plan(index), partial(progress, done - 1))
+        batch.append(codes)
+        held += codes.shape[0]
+        if held > limit:
+            return found.add(_Findings(over_limit=held))
+        if held >= BATCH or done == len(indices):
+            keys = np.concatenate(batch) if len(batch) > 1 else batch[0]
+            batch = []
+            moves = partial(progress, done, ": moves")
+            searched = yield from _search_batch(tables, style, keys, moves)
+            found, held = found.add(searched), 0
+            if budget is not None and found.placements > budget and done < len(indices):
+                return None
+        yield progress(done)
+    return found
+
+
+def _codes(
+    tables: Tables, plan: graph_kernels.Plan, progress: Callable[[], Progress]
+) -> Generator[Progress, None, np.ndarray]:
+    """The codes of every placement `plan` allows, in order of their anchors."""
+    slots = plan.slot_kind.size
+    words = tables.words
+    walk = graph_kernels.Walk(
+        np.zeros((slots, words), np.uint64),
+        np.zeros((slots + 1, words), np.uint64),
+        np.zeros(slots, np.int64),
+        np.array([graph_kernels.WALK_START], np.int64),
+    )
+    chunks = []
+    while walk.level[0] != graph_kernels.WALK_DONE:
+        out = np.empty((CODE_CHUNK, words), np.uint64)
+        count = graph_kernels.placement_keys(tables.board, plan, walk, out)
+        chunks.append(out[:count] if count == CODE_CHUNK else out[:count].copy())
+        if walk.level[0] != graph_kernels.WALK_DONE:
+            yield progress()
+    return np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
 
 
 def _limit_message(limit: int, held: int) -> str:
@@ -117,9 +311,11 @@ def _kind_anchors(tables: Tables) -> list[tuple[int, ...]]:
     return [tuple(int(c) for c in np.flatnonzero(pos_of[k] >= 0)) for k in range(pos_of.shape[0])]
 
 
-def _parts(tables: Tables, kinds: list[tuple[int, ...]]) -> list[list[tuple[_Slot, ...]]]:
+def _parts(
+    tables: Tables, kinds: list[tuple[int, ...]], max_parts: int
+) -> list[list[tuple[_Slot, ...]]]:
     """For each kind, the ways to spread its pieces over lines: every multiset of rows (or
-    columns) for a kind kept to an axis, as long as there are at most `MAX_PARTS` parts in
+    columns) for a kind kept to an axis, as long as there are at most `max_parts` parts in
     all, else one way (all anchors), as for a kind that moves freely."""
     puzzle = tables.puzzle
     counts = np.diff(tables.board.kind_first)
@@ -134,7 +330,7 @@ def _parts(tables: Tables, kinds: list[tuple[int, ...]]) -> list[list[tuple[_Slo
             line = cell // cols if axis is Axis.HORIZONTAL else cell % cols
             lines[line] = (*lines.get(line, ()), cell)
         spreads = comb(len(lines) + count - 1, count)  # multisets of `count` lines
-        if axis is Axis.ANY or parts * spreads > MAX_PARTS:
+        if axis is Axis.ANY or parts * spreads > max_parts:
             choices.append([(_Slot(k, count, cells),)])
             continue
         choices.append(
@@ -147,128 +343,124 @@ def _parts(tables: Tables, kinds: list[tuple[int, ...]]) -> list[list[tuple[_Slo
     return choices
 
 
-def _placements(tables: Tables, masks: list[dict[int, int]], slots: list[_Slot]) -> np.ndarray:
-    """The codes of every placement that fills `slots` without two pieces overlapping
-    (`masks` as `_cover_masks` gives them)."""
-    words = -(-tables.puzzle.cell_count // 64)
-    opt_lo: list[int] = [0]
-    opt_cell: list[int] = []
-    opt_mask: list[int] = []
-    same: list[bool] = []
-    for slot in slots:
-        for piece in range(slot.count):
-            same.append(piece > 0)
-            opt_cell += slot.cells
-            opt_mask += [masks[slot.kind][cell] for cell in slot.cells]
-            opt_lo.append(len(opt_cell))
-    bits = np.array(
-        [[(mask >> (64 * w)) & (2**64 - 1) for w in range(words)] for mask in opt_mask],
-        np.uint64,
-    ).reshape(-1, words)
-    arrays = (np.array(opt_lo, np.int64), bits, np.array(opt_cell, np.int64), np.array(same))
-    anchors = np.empty((0, tables.n_pieces), np.int64)
-    count = graph_kernels.placements(*arrays, anchors, True)
-    anchors = np.empty((count, tables.n_pieces), np.int64)
-    graph_kernels.placements(*arrays, anchors, False)
-    first = tables.board.kind_first
-    for k in range(first.size - 1):
-        anchors[:, first[k] : first[k + 1]].sort(axis=1)
-    keys = np.empty((count, tables.words), np.uint64)
-    kernels.pack_rows(tables.board, anchors, keys)
-    return keys
-
-
-def _cover_masks(tables: Tables) -> list[dict[int, int]]:
-    """For each kind, the cells (as bits) one of its pieces covers from each anchor."""
+def _shapes(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
+    """For each kind, the board-cell offsets of its cells from its anchor, as compressed rows
+    (`graph_kernels.Plan.shape_lo`, `shape_off`)."""
     puzzle = tables.puzzle
-    cols = puzzle.cols
-    masks = []
-    for name in tables.kind_names:
-        kind = puzzle.kind(name)
-        by_anchor = {}
-        for cell in range(puzzle.cell_count):
-            covered = kind.cells_at(divmod(cell, cols))
-            by_anchor[cell] = sum(1 << (r * cols + c) for r, c in covered)
-        masks.append(by_anchor)
-    return masks
+    offsets = [
+        [dr * puzzle.cols + dc for dr, dc in puzzle.kind(name).cells] for name in tables.kind_names
+    ]
+    lo = np.zeros(len(offsets) + 1, np.int64)
+    np.cumsum([len(cells) for cells in offsets], out=lo[1:])
+    return lo, np.array([o for cells in offsets for o in cells], np.int64)
 
 
-class _Tally:
-    """What the batches found so far."""
+def _plan(
+    tables: Tables, slots: Iterable[_Slot], shapes: tuple[np.ndarray, np.ndarray]
+) -> graph_kernels.Plan:
+    """One slot per piece, each with the anchors of its `_Slot` as a bitset.  Kinds with
+    fewer pieces, then bigger ones, are placed first: most dead ends are then met near
+    the root, where they cut off most, and the many interchangeable small pieces come last."""
+    words = -(-tables.puzzle.cell_count // 64)
+    first = tables.board.kind_first
+    by_kind: dict[int, list[_Slot]] = {}
+    for slot in slots:
+        by_kind.setdefault(slot.kind, []).append(slot)
+    sizes = shapes[0][1:] - shapes[0][:-1]
+    order = sorted(by_kind, key=lambda k: (first[k + 1] - first[k], -sizes[k], k))
+    pieces: list[int] = []
+    kinds: list[int] = []
+    anchors: list[int] = []
+    same: list[bool] = []
+    for k in order:
+        piece = int(first[k])
+        for slot in by_kind[k]:
+            bits = sum(1 << cell for cell in slot.cells)
+            for n in range(slot.count):
+                pieces.append(piece)
+                kinds.append(k)
+                anchors.append(bits)
+                same.append(n > 0)
+                piece += 1
+    table = np.array(
+        [[(bits >> (64 * w)) & (2**64 - 1) for w in range(words)] for bits in anchors], np.uint64
+    ).reshape(-1, words)
+    return graph_kernels.Plan(
+        np.array(pieces, np.int64),
+        np.array(kinds, np.int64),
+        table,
+        np.array(same, np.bool_),
+        shapes[0],
+        shapes[1],
+    )
 
-    def __init__(self) -> None:
-        self.placements = 0
-        self.components = 0
-        self.can_reach = 0
-        self.farthest = -1
-        self.hardest_count = 0
-        self.hardest: list[np.ndarray] = []
-        self.tables: Tables | None = None
 
-    def add(self, tables: Tables, keys: np.ndarray, components: int, distance: np.ndarray) -> None:
-        self.tables = tables
-        self.placements += keys.shape[0]
-        self.components += components
-        self.can_reach += int(np.count_nonzero(distance >= 0))
-        farthest = int(distance.max(initial=-1))
-        if farthest < 0 or farthest < self.farthest:
-            return
-        if farthest > self.farthest:
-            self.farthest, self.hardest_count, self.hardest = farthest, 0, []
-        at = np.flatnonzero(distance == farthest)
-        self.hardest_count += at.size
-        room = HARDEST_SHOWN - sum(rows.shape[0] for rows in self.hardest)
-        self.hardest.append(keys[at[:room]])
-
-    def result(self, style: MoveStyle, limit_message: str | None) -> HardestStarts:
-        tables = self.tables
-        shown = (
-            tuple(tables.decode(row) for rows in self.hardest for row in rows)
-            if tables is not None
-            else ()
-        )
-        return HardestStarts(
-            style,
-            self.placements,
-            self.components,
-            self.can_reach,
-            self.farthest if self.farthest >= 0 else None,
-            self.hardest_count,
-            shown,
-            limit_message,
-        )
+def _result(tables: Tables, style: MoveStyle, found: _Findings, limit: int) -> HardestStarts:
+    shown = tuple(tables.decode(np.array(code, np.uint64)) for code in found.hardest)
+    return HardestStarts(
+        style,
+        found.placements,
+        found.components,
+        found.can_reach,
+        found.farthest if found.farthest >= 0 else None,
+        found.hardest_count,
+        shown,
+        _limit_message(limit, found.over_limit) if found.over_limit else None,
+    )
 
 
 def _search_batch(
-    tables: Tables, style: MoveStyle, keys: np.ndarray, found: _Tally, began: float
-) -> Generator[Progress, None, None]:
+    tables: Tables, style: MoveStyle, keys: np.ndarray, progress: Callable[[], Progress]
+) -> Generator[Progress, None, _Findings]:
     """Join the placements of whole parts by their moves, and measure each one's distance
-    to the goal.  Moves come in the order of the placements they start from, so the edges
-    are the graph's compressed rows as they stand; indices within a batch fit in 32 bits."""
-    order = np.argsort(as_keys(keys))
-    keys = np.ascontiguousarray(keys[order])
-    index = as_keys(keys)
-    parents, children = [], []
-    for lo in range(0, keys.shape[0], SUCCESSOR_CHUNK):
-        moved = successors(tables.board, style, keys[lo : lo + SUCCESSOR_CHUNK])
-        at = np.searchsorted(index, as_keys(moved.keys))
-        if not np.array_equal(index[np.minimum(at, index.size - 1)], as_keys(moved.keys)):
+    to the goal.  A table indexes the placements; their moves, looked up there in the
+    order of the placements they start from, are the graph's compressed rows as they
+    come.  Indices within a batch fit in 32 bits."""
+    n = keys.shape[0]
+    table = np.zeros(1 << max(1, (2 * n).bit_length()), np.int32)
+    graph_kernels.index_table(keys, table)
+    indices, degrees = [], []
+    for lo in range(0, n, SUCCESSOR_CHUNK):
+        rows = keys[lo : lo + SUCCESSOR_CHUNK]
+        moved = successors(tables.board, style, rows)
+        at = np.empty(moved.keys.shape[0], np.int32)
+        if graph_kernels.look_up(keys, table, moved.keys, at) >= 0:
             raise SlidelabError("a move left the placements of its part (internal error)")
-        parents.append((moved.parents + lo).astype(np.int32))
-        children.append(at.astype(np.int32))
-        yield Progress(
-            phase=f"hardest start, style {style.number}: moves",
-            explored=found.placements + lo,
-            elapsed=time.perf_counter() - began,
-        )
-    parent = np.concatenate(parents) if parents else np.zeros(0, np.int32)
-    child = np.concatenate(children) if children else np.zeros(0, np.int32)
-    label = np.empty(keys.shape[0], np.int32)
-    count = int(graph_kernels.components(parent, child, label))
-    indptr = np.searchsorted(parent, np.arange(keys.shape[0] + 1))
-    distance = np.empty(keys.shape[0], np.int32)
-    graph_kernels.distances_from(indptr, child, goal_indices(tables, keys), distance)
-    found.add(tables, keys, count, distance)
+        indices.append(at)
+        degrees.append(np.bincount(moved.parents, minlength=rows.shape[0]))
+        yield progress()
+    del table
+    index = np.concatenate(indices) if indices else np.zeros(0, np.int32)
+    indptr = np.zeros(n + 1, np.int64)
+    if degrees:
+        np.cumsum(np.concatenate(degrees), out=indptr[1:])
+    parent = np.arange(n, dtype=np.int32)
+    for lo in range(0, n, NODE_CHUNK):
+        graph_kernels.unite(indptr, index, parent, lo, min(n, lo + NODE_CHUNK))
+        yield progress()
+    components = int(graph_kernels.count_roots(parent))
+    del parent
+    distance = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int32)
+    sources = goal_indices(tables, keys)
+    distance[sources] = 0
+    queue[: sources.size] = sources
+    ends = np.array([0, sources.size], np.int64)
+    while ends[0] < ends[1]:
+        graph_kernels.spread(indptr, index, distance, queue, ends, NODE_CHUNK)
+        yield progress()
+    farthest = int(distance.max(initial=-1))
+    hardest = np.flatnonzero(distance == farthest) if farthest >= 0 else np.zeros(0, np.int64)
+    codes = sorted(tuple(int(w) for w in keys[i]) for i in _smallest(keys, hardest))
+    return _Findings(
+        n, components, int(np.count_nonzero(distance >= 0)), farthest, hardest.size, tuple(codes)
+    )
+
+
+def _smallest(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The (at most `HARDEST_SHOWN`) rows among `rows` whose codes come first, word by word."""
+    order = np.lexsort(keys[rows].T[::-1])
+    return rows[order[:HARDEST_SHOWN]]
 
 
 def warm_up() -> None:
