@@ -2,8 +2,8 @@
 """Screenshots of the desktop app for people to look at: every workbench at work.
 
 Starts its own Xvfb when there is no display; shows the kernels' warm-up at launch and a
-Solve pressed meanwhile; opens a classic sliding puzzle,
-solves and analyses it and finds its hardest start; enumerates antislide 4x4x4 and shows a
+Solve pressed meanwhile; opens a classic sliding puzzle, solves and analyses it, finds its
+hardest start and opens it as a new puzzle; enumerates antislide 4x4x4 and shows a
 packing exploded, with locks and in edit mode; lists the 4x5x5 box's classes as they stream in, then
 sorted and filtered; solves the Soma cube and shows a solution;
 cuts Knuth's toy shape into three connected pieces and shows the pieces moving; shows a
@@ -144,9 +144,9 @@ def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> No
     bench.find_hardest()
     settle(lambda: not window.runner.busy)
     snap(window, folder / "sliding-hardest.png", saved)
-    bench.use_hardest_start()
+    bench.open_hardest_button.click()
     settle()
-    snap(window, folder / "sliding-hardest-as-start.png", saved)
+    snap(window, folder / "sliding-hardest-opened.png", saved)
 
     saved += shoot_sliding_trust(window, folder, settle)
     saved += shoot_antislide(window, folder, settle)

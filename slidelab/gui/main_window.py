@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
@@ -44,7 +45,8 @@ class MainWindow(QMainWindow):
 
     `by_family` maps each family of `slidelab.registry` to the tab that opens its files.
     File commands act on the current tab's document; closing the window asks about
-    every document with unsaved edits.
+    every document with unsaved edits.  A tab asks for a new document of its own with its
+    `openRequested` signal (`open_result`).
     """
 
     def __init__(
@@ -58,7 +60,9 @@ class MainWindow(QMainWindow):
         self.by_family = build_workbenches(self.runner)
         self.workbenches: list[Workbench] = list(dict.fromkeys(self.by_family.values()))
         self.paths: dict[str, str | None] = {w.family: None for w in self.workbenches}
-        self.library_titles: dict[str, str | None] = {w.family: None for w in self.workbenches}
+        self.untitled_titles: dict[str, str | None] = {w.family: None for w in self.workbenches}
+        """What an untitled document is shown as: a library puzzle's title, or the result
+        it was opened from."""
         self.tabs = QTabWidget()
         self.undo_group = QUndoGroup(self)
         self.status_stack = QStackedWidget()
@@ -66,6 +70,7 @@ class MainWindow(QMainWindow):
             self.tabs.addTab(workbench, workbench.title)  # type: ignore[call-overload]
             self.undo_group.addStack(workbench.undo_stack)
             self.status_stack.addWidget(workbench.status)
+            workbench.openRequested.connect(partial(self.open_result, workbench))
         self.setCentralWidget(self.tabs)
         self.statusBar().addPermanentWidget(self.status_stack, 1)
         self.guide: GuideWindow | None = None
@@ -230,8 +235,8 @@ class MainWindow(QMainWindow):
     # Documents ---------------------------------------------------------------------------
 
     def _update_title(self) -> None:
-        """The file's name, or the library puzzle's title, or "untitled"."""
-        title = self.library_titles[self.workbench.family]
+        """The file's name, or the untitled document's title, or "untitled"."""
+        title = self.untitled_titles[self.workbench.family]
         name = Path(self.path).name if self.path else title or "untitled"
         self.setWindowTitle(f"{name}[*] — slidelab")
 
@@ -253,11 +258,9 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
-    def _set_path(
-        self, workbench: Workbench, path: str | None, library_title: str | None = None
-    ) -> None:
+    def _set_path(self, workbench: Workbench, path: str | None, title: str | None = None) -> None:
         self.paths[workbench.family] = path
-        self.library_titles[workbench.family] = library_title
+        self.untitled_titles[workbench.family] = title
         if path is not None:
             self._remember(path)
         self._update_title()
@@ -297,10 +300,25 @@ class MainWindow(QMainWindow):
     def open_library(self, workbench: Workbench, name: str) -> None:
         """Open the shipped puzzle `name` as a new document of `workbench`, shown under its
         title (Save still asks where to save it)."""
-        if self.maybe_save(workbench):
-            workbench.load_text(shipped_text(workbench.family, name), name)
-            self.show_workbench(workbench)
-            self._set_path(workbench, None, workbench.library_titles().get(name, name))
+        title = workbench.library_titles().get(name, name)
+        self.open_text(workbench, shipped_text(workbench.family, name), name, title)
+
+    def open_result(self, workbench: Workbench, text: str, title: str) -> None:
+        """Open `text`, a result of one of `workbench`'s runs, as a new document shown
+        under `title`: unsaved, so that closing asks about it, and with nothing to undo."""
+        if self.open_text(workbench, text, title, title):
+            workbench.undo_stack.resetClean()
+
+    def open_text(self, workbench: Workbench, text: str, source: str, title: str) -> bool:
+        """Open `text` (read from `source`) as a new untitled document of `workbench`,
+        shown under `title`, once the current one's unsaved edits are saved or given up;
+        False when the user cancelled."""
+        if not self.maybe_save(workbench):
+            return False
+        workbench.load_text(text, source)
+        self.show_workbench(workbench)
+        self._set_path(workbench, None, title)
+        return True
 
     def save(self) -> bool:
         if self.path is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Generic, Protocol, TypeVar
 
+from PySide6.QtCore import Signal, SignalInstance
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
@@ -29,6 +30,9 @@ class Workbench(Protocol):
     undo_stack: QUndoStack
     status: StatusPanel
     """The tab's own status line: its runs' progress and how the last one ended."""
+    openRequested: SignalInstance
+    """`(text, title)`: the tab asks the window to open `text` (a result of one of its runs)
+    as a new untitled document under `title`, the way the window opens files."""
 
     def is_modified(self) -> bool:
         """Whether the document has edits not yet saved."""
@@ -77,6 +81,8 @@ class TextDocument:
 class WorkbenchWidget(QWidget):
     """What every workbench tab has: the shared solver thread, its own status line (whose
     Cancel stops the run), and an undo history whose clean state is the saved document."""
+
+    openRequested = Signal(str, str)
 
     def __init__(
         self, runner: SolverRunner, status: StatusPanel, parent: QWidget | None = None

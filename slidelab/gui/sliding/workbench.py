@@ -93,6 +93,13 @@ GIF_STEPS_PER_MOVE = 8
 GIF_SIZE = 360
 
 
+def hardest_start_title(puzzle: Puzzle, found: HardestStarts) -> str:
+    """The title of a puzzle opened from one of `puzzle`'s hardest starts: where it came from,
+    e.g. "hardest start (93 moves, style 2) of Klotski"."""
+    what = f"hardest start ({found.hardest_distance} moves, style {found.style.number})"
+    return f"{what} of {puzzle.title}" if puzzle.title else what
+
+
 class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     """Editor, solver controls, solution player and analysis for one sliding-block puzzle."""
 
@@ -109,8 +116,8 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self._solved_puzzle: Puzzle | None = None
         self._solution: SolveResult | None = None
         self._analysed_puzzle: Puzzle | None = None
-        self._hardest_puzzle: Puzzle | None = None
-        """The puzzle whose hardest starts the Analysis page lists, while it lists some."""
+        self._hardest: tuple[Puzzle, HardestStarts] | None = None
+        """The puzzle whose hardest starts the Analysis page lists, and them, while it does."""
 
         self.editor = BoardEditor(self.undo_stack)
         self.editor.draftChanged.connect(self._draft_changed)
@@ -252,14 +259,15 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         return page
 
     def _analysis_page(self) -> QWidget:
-        self.use_start_button = QPushButton("Use as the start")
-        self.use_start_button.setToolTip(
-            "Make the hardest start chosen in the list the puzzle's start (Undo takes it back)"
+        self.open_hardest_button = QPushButton("Open as a new puzzle")
+        self.open_hardest_button.setToolTip(
+            "Open the hardest start chosen in the list as a new puzzle with this one's board, "
+            "pieces and goal (unsaved edits of this one are asked about first)"
         )
-        self.use_start_button.clicked.connect(self.use_hardest_start)
+        self.open_hardest_button.clicked.connect(self.open_hardest_start)
         side = QVBoxLayout()
         side.addWidget(self.analysis_board, 1)
-        side.addWidget(self.use_start_button)
+        side.addWidget(self.open_hardest_button)
         page = QWidget()
         layout = QHBoxLayout(page)
         layout.addWidget(self.analysis_view, 2)
@@ -471,7 +479,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
             self.hardest_button,
         ):
             button.setEnabled(solvable)
-        self.use_start_button.setEnabled(self._hardest_puzzle is not None)
+        self.open_hardest_button.setEnabled(self._hardest is not None)
         self.play_page.set_solving_allowed(not self.runner.busy)
         has_solution = bool(self._solution and self._solution.moves)
         for action in (
@@ -517,22 +525,20 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
             self._show_hardest,
         )
 
-    def use_hardest_start(self) -> None:
-        """Make the hardest start chosen in the list the puzzle's start, as one undoable edit."""
+    def open_hardest_start(self) -> None:
+        """Ask the window to open the hardest start chosen in the list as a new puzzle, the
+        same puzzle with that start (refused once the puzzle changed since the run)."""
         config = self.analysis_view.chosen()
-        puzzle = self._hardest_puzzle
-        if config is None or puzzle is None:
+        if config is None or self._hardest is None:
             return
+        puzzle, found = self._hardest
         if self.editor.draft() != Draft.from_puzzle(puzzle):
             self._edit_refused(
                 "the puzzle changed since its hardest starts were found: find them again"
             )
             return
-        title = f"{puzzle.title}, hardest start".lstrip(", ")
-        draft = Draft.from_puzzle(replace(puzzle, start=config, title=title))
-        self.pages.setCurrentIndex(0)
-        self.start_mode.setChecked(True)
-        self.editor.apply_edit(draft, "use the hardest start")
+        title = hardest_start_title(puzzle, found)
+        self.openRequested.emit(format_puzzle(replace(puzzle, start=config, title=title)), title)
 
     def compare_styles(self) -> None:
         """Solve in every style, one after the other, in one run."""
@@ -579,6 +585,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     def _show_analysis(self, puzzle: Puzzle, result: Analysis) -> str:
         self._analysed_puzzle = puzzle
+        self._hardest = None  # the list shows farthest configurations now
         self.analysis_view.show_analysis(puzzle, result)
         self.analysis_board.set_frame(still_frame(puzzle, puzzle.start.placements))
         self.pages.setCurrentIndex(2)
@@ -586,7 +593,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     def _show_hardest(self, puzzle: Puzzle, result: HardestStarts) -> str:
         self._analysed_puzzle = puzzle
-        self._hardest_puzzle = puzzle if result.hardest else None
+        self._hardest = (puzzle, result) if result.hardest else None
         self.analysis_view.show_hardest(puzzle, result)
         first = result.hardest[0] if result.hardest else puzzle.start
         self.analysis_board.set_frame(still_frame(puzzle, first.placements))
@@ -610,7 +617,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
 
     def _clear_results(self) -> None:
         self._solution = None
-        self._hardest_puzzle = None
+        self._hardest = None
         self.player.set_solution(None, ())
         self.move_list.clear()
         self.solution_summary.setText("Solve the puzzle to watch its shortest solution.")
