@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable, Generator
+from functools import partial
 from typing import Any
 
 from slidelab.errors import SlidelabError
@@ -85,8 +86,19 @@ def register(subcommands: SubParsers) -> None:
         type=int,
         default=default_jobs(),
         metavar="N",
-        help="threads expanding each big layer of the search (default: every core, "
-        "%(default)s here)",
+        help="threads expanding each big layer of the search; with --hardest, processes "
+        "searching its parts (default: every core, %(default)s here)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --hardest: search its parts on the Dask cluster whose scheduler is at "
+        "ADDRESS (e.g. tcp://10.0.0.5:8786)",
+    )
+    parser.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="with --hardest: record every part searched in FILE; rerunning with it skips them",
     )
     parser.set_defaults(run=run)
 
@@ -100,13 +112,15 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError("--max-states must be at least 1")
     if args.jobs < 1:
         raise SlidelabError("--jobs must be at least 1")
+    if not args.hardest and (args.scheduler is not None or args.journal is not None):
+        raise SlidelabError("--scheduler and --journal split the search of --hardest only")
     max_memory = None if args.max_memory is None else parse_size(args.max_memory)
     search: Callable[..., Generator[Progress, None, Outcome]] = (
         analyze
         if args.analyze
         else to_goal
         if args.to_goal
-        else _hardest
+        else partial(_hardest, scheduler=args.scheduler, journal=args.journal)
         if args.hardest
         else solve
     )
@@ -153,12 +167,16 @@ def _hardest(
     max_states: int | None,
     max_memory: int | None,
     jobs: int,
+    scheduler: str | None,
+    journal: str | None,
 ) -> Generator[Progress, None, HardestStarts]:
-    """`hardest_starts` called as the other searches are: it runs on one thread and holds
-    one batch of parts at a time, bounded by --max-states."""
+    """`hardest_starts` called as the other searches are: each process holds one batch of
+    parts at a time, bounded by --max-states."""
     if max_memory is not None:
         raise SlidelabError("--hardest is bounded by --max-states, not --max-memory")
-    return hardest_starts(puzzle, style, max_states=max_states)
+    return hardest_starts(
+        puzzle, style, max_states=max_states, jobs=jobs, scheduler=scheduler, journal=journal
+    )
 
 
 def _as_json(puzzle: Puzzle, outcome: Outcome) -> dict[str, Any]:

@@ -222,7 +222,7 @@ class HardestJob:
         self, branch: _Branch, budget: int | None, growth: float | None = None
     ) -> Generator[Progress, None, TaskResult | None]:
         """Search the branch's parts; the root gives up past `budget` placements (it is then
-        split into its parts, which are searched whole)."""
+        split into its parts, each searched whole)."""
         parts = _parts_of(self.puzzle, self.max_parts)
         search = _search_parts(parts, self.style, branch.parts, self.limit, budget)
         found = yield from search
@@ -243,7 +243,7 @@ def _search_parts(
     parts: _Parts, style: MoveStyle, indices: range, limit: int, budget: int | None = None
 ) -> Generator[Progress, None, _Findings | None]:
     """Code and search the parts `indices`, several small ones to a batch; None once more
-    than `budget` placements were searched with parts still to go."""
+    than `budget` placements were coded with parts still to go."""
     tables = parts.tables
     began = time.perf_counter()
     found = _Findings()
@@ -264,14 +264,14 @@ def _search_parts(
         held += codes.shape[0]
         if held > limit:
             return found.add(_Findings(over_limit=held))
+        if budget is not None and found.placements + held > budget and done < len(indices):
+            return None
         if held >= BATCH or done == len(indices):
             keys = np.concatenate(batch) if len(batch) > 1 else batch[0]
             batch = []
             moves = partial(progress, done, ": moves")
             searched = yield from _search_batch(tables, style, keys, moves)
             found, held = found.add(searched), 0
-            if budget is not None and found.placements > budget and done < len(indices):
-                return None
         yield progress(done)
     return found
 

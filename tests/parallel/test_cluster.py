@@ -10,6 +10,7 @@ from slidelab.parallel import run
 from slidelab.parallel.run import ClusterError
 from slidelab.runs import Progress, drive
 from tests.exactcover.problems import queens
+from tests.sliding.test_hardest import CARS
 
 distributed = pytest.importorskip("distributed")
 
@@ -98,3 +99,17 @@ def test_a_task_that_failed_on_its_own_is_not_submitted_again():
     work.submitted = {failed: None}
     with pytest.raises(ZeroDivisionError):
         work.value(failed)
+
+
+def test_the_hardest_start_on_the_cluster_is_the_one_found_here(
+    cluster, monkeypatch, tmp_path, capsys
+):
+    monkeypatch.setattr(run, "ROOT_NODES", 100)  # every part a task
+    path = tmp_path / "cars.slide"
+    path.write_text(CARS)
+    command = ["slide", str(path), "--hardest", "--style", "1", "--json"]
+    assert main([*command, "--jobs", "1"]) == 0
+    here = capsys.readouterr().out
+    assert '"hardest_distance": 5' in here
+    assert main([*command, "--scheduler", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == here

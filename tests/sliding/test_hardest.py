@@ -9,7 +9,9 @@ from unittest.mock import patch
 import pytest
 from hypothesis import given
 
+from slidelab.cli import main
 from slidelab.library import shipped_text
+from slidelab.parallel import run
 from slidelab.runs import drive
 from slidelab.sliding import hardest
 from slidelab.sliding.hardest import HARDEST_SHOWN, hardest_starts
@@ -86,3 +88,30 @@ def test_progress_says_how_much_is_done_and_closing_the_run_stops_it() -> None:
     run.close()
     with pytest.raises(StopIteration):
         next(run)
+
+
+def test_parts_on_processes_or_resumed_from_a_journal_find_what_one_process_finds(
+    tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setattr(run, "ROOT_NODES", 100)  # the root gives up at once: every part a task
+    puzzle = parse_puzzle(CARS)
+    here = drive(hardest_starts(puzzle, MoveStyle.SLIDE))
+    assert drive(hardest_starts(puzzle, MoveStyle.SLIDE, jobs=2)) == here
+    journal = tmp_path / "cars.journal"
+    assert drive(hardest_starts(puzzle, MoveStyle.SLIDE, journal=str(journal))) == here
+    assert len(journal.read_text().splitlines()) == 1 + 64  # its header, then each part
+
+    def searched_again(*args: object) -> None:
+        raise AssertionError("a part the journal holds was searched again")
+
+    monkeypatch.setattr(hardest, "_search_batch", searched_again)
+    assert drive(hardest_starts(puzzle, MoveStyle.SLIDE, journal=str(journal))) == here
+
+
+def test_only_hardest_is_split_by_the_command_line(tmp_path, capsys) -> None:
+    path = tmp_path / "cars.slide"
+    path.write_text(CARS)
+    assert main(["slide", str(path), "--journal", str(tmp_path / "j")]) == 2
+    assert capsys.readouterr().err == (
+        "slidelab: --scheduler and --journal split the search of --hardest only\n"
+    )
