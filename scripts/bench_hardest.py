@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Rate and memory of `slidelab slide --hardest`: placements per second and peak bytes.
 
-Each item runs as a whole process (`python -m slidelab slide FILE --hardest --json`),
-several times, and the script prints the median wall seconds, the placements per
+Each item runs as a whole process on one core (`python -m slidelab slide FILE --hardest
+--jobs 1 --json`), several times, and the script prints the median wall seconds, the placements per
 second and the peak resident memory, with the bytes per placement of the largest
 batch held at once (Klotski's pieces are one part: every placement at once).
 
@@ -51,7 +51,8 @@ def run_once(path: Path, style: int) -> tuple[float, int, dict[str, object]]:
     code = (
         "import json, resource, sys\n"
         "from slidelab.cli import main\n"
-        f"status = main(['slide', {str(path)!r}, '--style', '{style}', '--hardest', '--json'])\n"
+        f"status = main(['slide', {str(path)!r}, '--style', '{style}', '--hardest', '--jobs', '1', "
+        "'--json'])\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
     )
     started = time.perf_counter()

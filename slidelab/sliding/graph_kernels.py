@@ -210,11 +210,11 @@ def _write(board, slot_piece, anchor, row, out, n):
 
 
 @kernel(cache=True, nogil=True)
-def index_table(keys, table):
-    """Fill the zeroed open-addressing `table` (a power of two, more than twice the rows) with
-    1 + the index of each row of `keys`."""
+def index_table(keys, table, lo, hi):
+    """Put 1 + the index of each row lo..hi of `keys` in the open-addressing `table` (zeroed
+    before the first call; a power of two, more than twice the rows)."""
     mask = table.size - 1
-    for r in range(keys.shape[0]):
+    for r in range(lo, hi):
         slot = np.int64(_hash(keys, r) & np.uint64(mask))
         while table[slot] != 0:
             slot = (slot + 1) & mask

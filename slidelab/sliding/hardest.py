@@ -247,55 +247,78 @@ def _search_parts(
     tables = parts.tables
     began = time.perf_counter()
     found = _Findings()
-    batch: list[np.ndarray] = []
-    held = 0
+    batch = _Rows(np.dtype(np.uint64), tables.words)
 
     def progress(done: int, phase: str = "") -> Progress:
         return Progress(
             phase=f"hardest start, style {style.number}{phase}",
-            explored=found.placements + held,
+            explored=found.placements + batch.size,
             elapsed=time.perf_counter() - began,
             fraction=done / len(indices) if len(indices) else 1.0,
         )
 
     for done, index in enumerate(indices, 1):
-        codes = yield from _codes(tables, parts.plan(index), partial(progress, done - 1))
-        batch.append(codes)
-        held += codes.shape[0]
-        if held > limit:
-            return found.add(_Findings(over_limit=held))
-        if budget is not None and found.placements + held > budget and done < len(indices):
+        yield from _codes(tables, parts.plan(index), batch, partial(progress, done - 1))
+        if batch.size > limit:
+            return found.add(_Findings(over_limit=batch.size))
+        if budget is not None and found.placements + batch.size > budget and done < len(indices):
             return None
-        if held >= BATCH or done == len(indices):
-            keys = np.concatenate(batch) if len(batch) > 1 else batch[0]
-            batch = []
+        if batch.size >= BATCH or done == len(indices):
             moves = partial(progress, done, ": moves")
-            searched = yield from _search_batch(tables, style, keys, moves)
-            found, held = found.add(searched), 0
+            found = found.add((yield from _search_batch(tables, style, batch.rows(), moves)))
+            batch = _Rows(np.dtype(np.uint64), tables.words)
         yield progress(done)
     return found
 
 
+class _Rows:
+    """Rows appended to one array that grows by half when full: no list of pieces to join at
+    the end (joining a big batch is one long pause), and at most a third of it is spare."""
+
+    def __init__(self, dtype: np.dtype[Any], width: int | None = None) -> None:
+        self._shape: tuple[int, ...] = () if width is None else (width,)
+        self._array = np.empty((1024, *self._shape), dtype)
+        self.size = 0
+
+    def room(self, count: int) -> np.ndarray:
+        """Space for `count` more rows at the end (they count once `grew` says so)."""
+        if self.size + count > self._array.shape[0]:
+            self.reserve(max(self.size + count, 3 * self._array.shape[0] // 2))
+        return self._array[self.size : self.size + count]
+
+    def reserve(self, rows: int) -> None:
+        """Make room for `rows` rows in all, so that growing up to there copies nothing."""
+        if rows > self._array.shape[0]:
+            bigger = np.empty((rows, *self._shape), self._array.dtype)
+            bigger[: self.size] = self._array[: self.size]
+            self._array = bigger
+
+    def grew(self, count: int) -> None:
+        self.size += count
+
+    def append(self, rows: np.ndarray) -> None:
+        self.room(rows.shape[0])[:] = rows
+        self.grew(rows.shape[0])
+
+    def rows(self) -> np.ndarray:
+        return self._array[: self.size]
+
+
 def _codes(
-    tables: Tables, plan: graph_kernels.Plan, progress: Callable[[], Progress]
-) -> Generator[Progress, None, np.ndarray]:
-    """The codes of every placement `plan` allows, in order of their anchors."""
-    slots = plan.slot_kind.size
-    words = tables.words
+    tables: Tables, plan: graph_kernels.Plan, into: _Rows, progress: Callable[[], Progress]
+) -> Generator[Progress, None, None]:
+    """Append the codes of every placement `plan` allows to `into`, in order of their anchors."""
+    slots, cell_words = plan.anchors.shape
     walk = graph_kernels.Walk(
-        np.zeros((slots, words), np.uint64),
-        np.zeros((slots + 1, words), np.uint64),
+        np.zeros((slots, cell_words), np.uint64),
+        np.zeros((slots + 1, cell_words), np.uint64),
         np.zeros(slots, np.int64),
         np.array([graph_kernels.WALK_START], np.int64),
     )
-    chunks = []
     while walk.level[0] != graph_kernels.WALK_DONE:
-        out = np.empty((CODE_CHUNK, words), np.uint64)
-        count = graph_kernels.placement_keys(tables.board, plan, walk, out)
-        chunks.append(out[:count] if count == CODE_CHUNK else out[:count].copy())
+        into.grew(graph_kernels.placement_keys(tables.board, plan, walk, into.room(CODE_CHUNK)))
         if walk.level[0] != graph_kernels.WALK_DONE:
             yield progress()
-    return np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
 
 
 def _limit_message(limit: int, held: int) -> str:
@@ -418,36 +441,42 @@ def _search_batch(
     come.  Indices within a batch fit in 32 bits."""
     n = keys.shape[0]
     table = np.zeros(1 << max(1, (2 * n).bit_length()), np.int32)
-    graph_kernels.index_table(keys, table)
-    indices, degrees = [], []
+    sources = []
+    for lo in range(0, n, NODE_CHUNK):
+        graph_kernels.index_table(keys, table, lo, min(n, lo + NODE_CHUNK))
+        sources.append(lo + goal_indices(tables, keys[lo : lo + NODE_CHUNK]))
+        yield progress()
+    index = _Rows(np.dtype(np.int32))
+    indptr = np.zeros(n + 1, np.int64)
     for lo in range(0, n, SUCCESSOR_CHUNK):
         rows = keys[lo : lo + SUCCESSOR_CHUNK]
         moved = successors(tables.board, style, rows)
-        at = np.empty(moved.keys.shape[0], np.int32)
+        at = index.room(moved.keys.shape[0])
         if graph_kernels.look_up(keys, table, moved.keys, at) >= 0:
             raise SlidelabError("a move left the placements of its part (internal error)")
-        indices.append(at)
-        degrees.append(np.bincount(moved.parents, minlength=rows.shape[0]))
+        index.grew(at.size)
+        if lo == 0:  # room for the edges at the first chunk's rate, and some
+            index.reserve(int(1.25 * n * at.size / rows.shape[0]))
+        degrees = np.bincount(moved.parents, minlength=rows.shape[0])
+        np.cumsum(degrees, out=indptr[lo + 1 : lo + 1 + rows.shape[0]])
+        indptr[lo + 1 : lo + 1 + rows.shape[0]] += indptr[lo]
         yield progress()
     del table
-    index = np.concatenate(indices) if indices else np.zeros(0, np.int32)
-    indptr = np.zeros(n + 1, np.int64)
-    if degrees:
-        np.cumsum(np.concatenate(degrees), out=indptr[1:])
+    edges = index.rows()
     parent = np.arange(n, dtype=np.int32)
     for lo in range(0, n, NODE_CHUNK):
-        graph_kernels.unite(indptr, index, parent, lo, min(n, lo + NODE_CHUNK))
+        graph_kernels.unite(indptr, edges, parent, lo, min(n, lo + NODE_CHUNK))
         yield progress()
     components = int(graph_kernels.count_roots(parent))
     del parent
     distance = np.full(n, -1, np.int32)
     queue = np.empty(n, np.int32)
-    sources = goal_indices(tables, keys)
-    distance[sources] = 0
-    queue[: sources.size] = sources
-    ends = np.array([0, sources.size], np.int64)
+    goals = np.concatenate(sources) if sources else np.zeros(0, np.int64)
+    distance[goals] = 0
+    queue[: goals.size] = goals
+    ends = np.array([0, goals.size], np.int64)
     while ends[0] < ends[1]:
-        graph_kernels.spread(indptr, index, distance, queue, ends, NODE_CHUNK)
+        graph_kernels.spread(indptr, edges, distance, queue, ends, NODE_CHUNK)
         yield progress()
     farthest = int(distance.max(initial=-1))
     hardest = np.flatnonzero(distance == farthest) if farthest >= 0 else np.zeros(0, np.int64)

@@ -15,7 +15,7 @@ from slidelab.parallel import run
 from slidelab.runs import drive
 from slidelab.sliding import hardest
 from slidelab.sliding.hardest import HARDEST_SHOWN, hardest_starts
-from slidelab.sliding.model import Puzzle
+from slidelab.sliding.model import Axis, Configuration, Goal, PieceKind, Placement, Puzzle
 from slidelab.sliding.reference import reference_hardest
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
@@ -115,3 +115,24 @@ def test_only_hardest_is_split_by_the_command_line(tmp_path, capsys) -> None:
     assert capsys.readouterr().err == (
         "slidelab: --scheduler and --journal split the search of --hardest only\n"
     )
+
+
+WIDE = Puzzle(
+    rows=9,
+    cols=8,
+    kinds=(
+        PieceKind("1", ((0, 0), (0, 1), (1, 0))),
+        PieceKind("2", ((0, 0), (1, 0), (2, 0)), Axis.VERTICAL),
+    ),
+    obstacles=frozenset((r, c) for r in range(4) for c in range(8)),
+    start=Configuration.of([Placement("1", 4, 0), Placement("2", 4, 3), Placement("2", 5, 5)]),
+    goal=Goal((Placement("1", 7, 6),), frozenset(), partial=True),
+)
+"""A board of 72 cells (two words per bitset of cells, pieces crossing from one to the
+other), its top half obstacles; the two bars stand in columns that split the placements
+into parts, so one part can hold them out of the order of their cells."""
+
+
+@pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.SLIDE, MoveStyle.SUPER_STEP])
+def test_a_board_of_more_than_64_cells(style: MoveStyle) -> None:
+    assert_agrees(WIDE, style)
