@@ -102,7 +102,8 @@ class StatusPanel(QWidget):
             self.details.setText(f"{elapsed:.1f} s")
             return
         rate = event.explored / event.elapsed if event.elapsed > 0 else 0.0
-        parts = [f"depth {event.depth}", f"{event.explored:,} explored"]
+        parts = [f"depth {event.depth}"] if event.depth else []  # runs without depth say none
+        parts.append(f"{event.explored:,} explored")
         if event.found:
             parts.append(f"{event.found:,} found")
         parts += [f"{rate:,.0f}/s", f"{elapsed:.1f} s"]

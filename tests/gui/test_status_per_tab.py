@@ -82,3 +82,13 @@ def test_a_polycube_run_reports_what_it_found_in_its_own_tab(window, qtbot):
     click_solve(window, qtbot, bench)
     assert any("found" in text for text in seen)
     assert "found" not in window.by_family["sliding"].status.details.text()
+
+
+def test_a_run_without_depth_shows_none(qtbot):
+    panel = StatusPanel()
+    qtbot.addWidget(panel)
+    panel.running("hardest start")
+    panel.show_progress(Progress("hardest start", 65_880, 0.5, fraction=1.0))
+    assert panel.details.text().startswith("65,880 explored · ")
+    panel.show_progress(Progress("breadth-first search", 10, 0.5, depth=3))
+    assert panel.details.text().startswith("depth 3 · 10 explored · ")
