@@ -12,6 +12,7 @@ from pathlib import Path
 
 from slidelab.antislide.family import FAMILY as ANTISLIDE
 from slidelab.burrtools.family import FAMILY as BURRTOOLS
+from slidelab.disassembly.family import FAMILY as DISASSEMBLY
 from slidelab.dissection.family import FAMILY as DISSECTION
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.family import FAMILY as EXACT_COVER
@@ -25,6 +26,7 @@ FAMILIES: tuple[Family, ...] = (
     ANTISLIDE,
     POLYCUBE,
     DISSECTION,
+    DISASSEMBLY,
     BURRTOOLS,
 )
 

@@ -26,7 +26,8 @@ FAMILY_IMPORTS = {
     "antislide": set(),
     "polycube": {"exactcover"},
     "dissection": {"exactcover"},
-    "burrtools": {"exactcover", "polycube"},
+    "disassembly": set(),
+    "burrtools": {"exactcover", "polycube", "disassembly"},
 }
 """The other families each family package may import: downward only, so never burrtools."""
 

@@ -46,7 +46,9 @@ def subcommand_names(parser: argparse.ArgumentParser) -> list[str]:
 
 def test_the_registry_lists_every_family_once_in_command_line_order():
     names = [family.name for family in registry.FAMILIES]
-    assert names == ["sliding", "exactcover", "antislide", "polycube", "dissection", "burrtools"]
+    assert names == [
+        "sliding", "exactcover", "antislide", "polycube", "dissection", "disassembly", "burrtools"
+    ]  # fmt: skip
     assert registry.subcommands() == SUBCOMMANDS
     assert subcommand_names(cli.build_parser()) == SUBCOMMANDS
     assert registry.family_named("burrtools").subcommand == "polycube"

@@ -1,12 +1,13 @@
 """`slidelab polycube FILE.xmpuzzle`: BurrTools puzzles listed, counted and written.
 
 `extend_polycube` adds this family's options to the `polycube` subcommand and takes
-over every `.xmpuzzle` file (recognised by its extension or its gzip header) and every
-`--export-xmpuzzle` of a spec; everything else goes on to the polycube command.  The
-options mean what they mean for specs: solutions are the assemblies in the
-fixed result shape, `--distinct` counts them as BurrTools does.  What the file
-records (BurrTools' assemblies, and its solutions: assemblies it could also
-take apart, which slidelab does not check) is reported apart, as BurrTools'.
+over every `.xmpuzzle` file (recognised by its extension or its gzip header), and every
+`--export-xmpuzzle` or `--disassemble` of a spec (made a BurrTools puzzle first);
+everything else goes on to the polycube command.  The options mean what they mean for
+specs: solutions are the assemblies in the fixed result shape, `--distinct` counts them
+as BurrTools does.  `--disassemble` takes each assembly apart
+(`slidelab.burrtools.disassemblies`).  What the file records (BurrTools' assemblies, and
+its solutions: assemblies it could also take apart) is reported apart, as BurrTools'.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from typing import Any
 
 from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
 from slidelab.burrtools.convert import puzzle_from_spec
+from slidelab.burrtools.disassemblies import TakenApart, search_disassemblies
 from slidelab.burrtools.model import SOLVED, SOLVING, VARIABLE, Puzzle, XmpuzzleError
 from slidelab.burrtools.packing import BurrPacking, packing_steps, problem_label
 from slidelab.burrtools.reader import is_xmpuzzle, read_xmpuzzle
 from slidelab.burrtools.writer import write_xmpuzzle
+from slidelab.disassembly.model import DIRECTION_NAMES, Move, separations
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
 from slidelab.family import SubParsers
@@ -35,7 +38,7 @@ from slidelab.progress import drive_in_terminal
 EXIT_FOUND, EXIT_NONE = 0, 1
 RECORDED_NOTE = (
     "figures BurrTools recorded in the file, not slidelab's: 'solutions' are the assemblies "
-    "BurrTools could also take apart; slidelab does not disassemble"
+    "BurrTools could also take apart (slidelab's own: --disassemble)"
 )
 
 STATES = {SOLVING: "being solved", SOLVED: "solved"}
@@ -55,13 +58,19 @@ def extend_polycube(subcommands: SubParsers) -> None:
 
 def _route(args: argparse.Namespace, polycube_run: Command) -> int:
     """Carry out `slidelab polycube`: BurrTools files and exports here, specs by `polycube_run`."""
+    if args.unit_moves and not args.disassemble:
+        raise SlidelabError("--unit-moves applies to --disassemble only")
     if args.spec != "-" and is_xmpuzzle(args.spec):
         return run(args)
     if args.problem is not None:
         raise SlidelabError("--problem applies to .xmpuzzle files only")
-    if args.export_xmpuzzle:
+    if args.export_xmpuzzle or args.disassemble:
         source, text = read_input(args.spec)
-        return export_spec(parse_spec(text, source), args, source)
+        spec = parse_spec(text, source)
+        if args.export_xmpuzzle:
+            return export_spec(spec, args, source)
+        name = "" if source == "<stdin>" else Path(source).stem
+        return solve_puzzle(puzzle_from_spec(spec, name, source), args)
     return polycube_run(args)
 
 
@@ -77,6 +86,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--export-xmpuzzle",
         metavar="OUT",
         help="write the puzzle as a BurrTools .xmpuzzle file OUT instead of solving it",
+    )
+    parser.add_argument(
+        "--disassemble",
+        action="store_true",
+        help="take every assembly apart as BurrTools does: how many come apart (BurrTools' "
+        "solutions) and the moves to each separation (the level)",
+    )
+    parser.add_argument(
+        "--unit-moves",
+        action="store_true",
+        help="with --disassemble: a move slides its pieces by one cell, not by any distance",
     )
 
 
@@ -101,9 +121,16 @@ def run(args: argparse.Namespace) -> int:
     if args.export_xmpuzzle:
         write_xmpuzzle(args.export_xmpuzzle, puzzle)
         return EXIT_FOUND
+    return solve_puzzle(puzzle, args)
+
+
+def solve_puzzle(puzzle: Puzzle, args: argparse.Namespace) -> int:
+    """Count, list or take apart the assemblies of the chosen problem of `puzzle`."""
     chosen = _chosen(puzzle, args.problem, args.spec)
     packing = drive_in_terminal(packing_steps(puzzle, chosen, args.spec))
     summary = _summary(packing)
+    if args.disassemble:
+        return _disassemble(packing, args, summary)
     if args.distinct:
         counted: AssemblyCount = drive_in_terminal(search_assemblies(packing))
         count = counted.fixed
@@ -133,6 +160,68 @@ def run(args: argparse.Namespace) -> int:
     elif args.distinct and packing.problem.state == SOLVED:
         print(f"BurrTools recorded {_recorded_text(packing)}")
     return EXIT_NONE if count == 0 else EXIT_FOUND
+
+
+def _disassemble(packing: BurrPacking, args: argparse.Namespace, summary: dict[str, Any]) -> int:
+    """`--disassemble`: take every assembly (one per class with --distinct) apart."""
+    counted = drive_in_terminal(
+        search_disassemblies(packing, distinct=args.distinct, unit_steps=args.unit_moves)
+    )
+    highest = counted.highest_level
+    if args.json:
+        summary |= {
+            "assemblies": counted.assemblies,
+            "disassemblable": counted.disassemblable,
+            "highest_level": list(highest) if highest else None,
+            "disassemblies": [
+                _taken_apart_fields(number, taken)
+                for number, taken in enumerate(counted.results, 1)
+                if taken.disassembly.separable
+            ],
+        }
+        print(json.dumps(summary))
+    else:
+        kind = "distinct assemblies" if args.distinct else "assemblies in the fixed result"
+        print(
+            f"{counted.disassemblable} of {counted.assemblies} {kind} come apart"
+            + (f"; highest level {level_text(highest)}" if highest else "")
+        )
+        for number, taken in enumerate(counted.results, 1):
+            if taken.disassembly.separable:
+                print(f"assembly {number}: level {level_text(taken.disassembly.level)}")
+        if args.distinct and packing.problem.state == SOLVED:
+            print(f"BurrTools recorded {_recorded_text(packing)}")
+    return EXIT_FOUND if counted.disassemblable else EXIT_NONE
+
+
+def level_text(level: tuple[int, ...]) -> str:
+    """A level as BurrTools writes it: the moves to each separation joined by dots."""
+    return ".".join(map(str, level))
+
+
+def _taken_apart_fields(number: int, taken: TakenApart) -> dict[str, Any]:
+    disassembly = taken.disassembly
+    return {
+        "assembly": number,
+        "pieces": [
+            {"piece": piece.name, "cells": [list(c) for c in piece.cells]}
+            for piece in taken.assembly.pieces
+        ],
+        "first_separation": disassembly.first_separation,
+        "level": list(disassembly.level),
+        "moves": [
+            [_move_fields(move) for move in separation.moves]
+            for separation in separations(disassembly.separation)
+        ],
+    }
+
+
+def _move_fields(move: Move) -> dict[str, Any]:
+    return {
+        "pieces": list(move.pieces),
+        "direction": DIRECTION_NAMES[move.direction],
+        "distance": move.distance,
+    }
 
 
 def _chosen(puzzle: Puzzle, wanted: str | None, source: str) -> int:
@@ -186,8 +275,7 @@ def _recorded_text(packing: BurrPacking) -> str:
     problem = packing.problem
     text = f"assemblies {problem.assemblies}"
     if problem.solutions is not None:
-        text += f", solutions {problem.solutions} (assemblies it could also take apart; slidelab "
-        text += "does not check them)"
+        text += f", solutions {problem.solutions} (assemblies it could also take apart)"
     return text
 
 

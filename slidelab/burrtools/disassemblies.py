@@ -1,0 +1,96 @@
+"""Which assemblies of a BurrTools problem come apart, and how (BurrTools' `solutions`).
+
+The assemblies are found as `slidelab polycube` finds them: every assembly in
+the fixed result, or with `distinct` one per class as BurrTools counts them
+(taking apart does not depend on how the whole is turned).  Each is then taken
+apart by `slidelab.disassembly.search`; the pieces carry their part's groups and
+their shape's weight, as BurrTools' disassembler uses them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from slidelab.burrtools.assemblies import search_assemblies
+from slidelab.burrtools.packing import BurrPacking
+from slidelab.disassembly.model import Assembly, Disassembly, Piece
+from slidelab.disassembly.search import disassembly_steps
+from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.runs import Progress, relay
+
+PROGRESS_SECONDS = 0.05
+
+
+@dataclass(frozen=True)
+class TakenApart:
+    """One assembly and what taking it apart found."""
+
+    solution: tuple[int, ...]
+    """The assembly as option numbers of the problem's exact cover."""
+    assembly: Assembly
+    disassembly: Disassembly
+
+
+@dataclass(frozen=True)
+class DisassemblyCount:
+    """Every assembly of a problem, taken apart."""
+
+    assemblies: int
+    disassemblable: int
+    """Assemblies that come apart (BurrTools' `solutions`)."""
+    results: tuple[TakenApart, ...]
+    """Every assembly in the order found."""
+    seconds: float
+
+    @property
+    def highest_level(self) -> tuple[int, ...] | None:
+        """The greatest level among those that come apart (compared move count first)."""
+        levels = [r.disassembly.level for r in self.results if r.disassembly.separable]
+        return max(levels, default=None)
+
+
+def assembly_of(packing: BurrPacking, solution: tuple[int, ...]) -> Assembly:
+    """The pieces of an assembly, in part order, with their groups and weights."""
+    pieces = []
+    for placed in packing.decode(solution):
+        part = packing.problem.parts[placed.part]
+        shape = packing.puzzle.shapes[part.shape]
+        groups = frozenset(g.group for g in part.groups if g.group)
+        pieces.append(Piece(placed.cells, packing.part_label(placed.part), groups, shape.weight))
+    return Assembly(tuple(pieces))
+
+
+def search_disassemblies(
+    packing: BurrPacking, *, distinct: bool, unit_steps: bool = False, max_states: int | None = None
+) -> Generator[Progress, None, DisassemblyCount]:
+    """Find the assemblies (one per class with `distinct`), then take each apart."""
+    started = time.perf_counter()
+    found: list[tuple[int, ...]] = []
+
+    def keep(batch: SolutionsFound) -> None:
+        found.extend(batch.solutions)
+
+    if distinct:
+        yield from relay(search_assemblies(packing, listing=True), keep)
+    else:
+        yield from relay(solve(packing.exact_cover), keep)
+    results = []
+    separable = 0
+    last = time.perf_counter()
+    for done, solution in enumerate(found):
+        assembly = assembly_of(packing, solution)
+        disassembly = yield from disassembly_steps(
+            assembly, unit_steps=unit_steps, max_states=max_states
+        )
+        separable += disassembly.separable
+        results.append(TakenApart(solution, assembly, disassembly))
+        now = time.perf_counter()
+        if now - last > PROGRESS_SECONDS:
+            last = now
+            yield Progress(
+                "taking assemblies apart", done + 1, now - started, found=separable,
+                fraction=(done + 1) / len(found),
+            )  # fmt: skip
+    return DisassemblyCount(len(found), separable, tuple(results), time.perf_counter() - started)
