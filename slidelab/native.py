@@ -22,6 +22,7 @@ import importlib.util
 import json
 import os
 import platform
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -100,15 +101,39 @@ def _numba_stamp() -> str:
     return f"{spec.origin} {status.st_size} {status.st_mtime_ns}"
 
 
+KERNELS_IMPORT = re.compile(r"^from (slidelab(?:\.\w+)*\.kernels) import ", re.MULTILINE)
+"""How a kernels module takes kernels from another kernels module (the only other slidelab
+code it may use besides `SHARED_SOURCES`)."""
+
+
+def kernel_sources(module_name: str) -> list[Path]:
+    """The source of kernels module `module_name` and of every kernels module it takes
+    kernels from, directly or through others."""
+    sources: list[Path] = []
+    waiting = [module_name]
+    while waiting:
+        name = waiting.pop()
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise ModuleNotFoundError(name)
+        path = Path(spec.origin)
+        if path in sources:
+            continue
+        sources.append(path)
+        waiting += [
+            found
+            for found in KERNELS_IMPORT.findall(path.read_text())
+            if found != "slidelab.kernels"
+        ]
+    return sources
+
+
 @cache
 def digest(module_name: str) -> str:
     """A digest of what the compiled code of kernels module `module_name` depends on."""
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
-        raise ModuleNotFoundError(module_name)
     sha = hashlib.sha1()
     package = Path(__file__).parent
-    for path in (Path(spec.origin), *(package / name for name in SHARED_SOURCES)):
+    for path in (*kernel_sources(module_name), *(package / name for name in SHARED_SOURCES)):
         sha.update(path.read_bytes())
     for part in (str(FORMAT), sys.version, _numba_stamp(), processor()):
         sha.update(part.encode())

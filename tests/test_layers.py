@@ -26,7 +26,7 @@ FAMILY_IMPORTS = {
     "antislide": set(),
     "polycube": {"exactcover"},
     "dissection": {"exactcover"},
-    "disassembly": set(),
+    "disassembly": {"sliding"},
     "burrtools": {"exactcover", "polycube", "disassembly"},
 }
 """The other families each family package may import: downward only, so never burrtools."""

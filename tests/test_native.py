@@ -88,14 +88,21 @@ def test_the_digest_changes_with_the_kernel_source(tmp_path, monkeypatch):
     native.digest.cache_clear()
 
 
-def test_kernels_modules_take_code_from_no_other_slidelab_module():
-    """The digest covers the kernels module, slidelab.kernels and slidelab.intrinsics: a
-    kernels module that imported more of slidelab could change without a new digest."""
+def test_kernels_modules_take_code_only_from_what_the_digest_covers():
+    """The digest covers the kernels module, the kernels modules it takes kernels from,
+    slidelab.kernels and slidelab.intrinsics: a kernels module that imported more of
+    slidelab could change without a new digest."""
     package = Path(native.__file__).parent
     for path in package.glob("*/kernels.py"):
         lines = path.read_text().splitlines()
         imports = [line for line in lines if line.startswith(("from slidelab", "import slidelab"))]
-        assert all(line.startswith("from slidelab.kernels import ") for line in imports), path
+        assert all(native.KERNELS_IMPORT.match(line) for line in imports), path
+
+
+def test_the_digest_covers_the_kernels_a_module_takes_from_another():
+    sources = native.kernel_sources("slidelab.disassembly.kernels")
+    names = [path.relative_to(Path(native.__file__).parent).as_posix() for path in sources]
+    assert names == ["disassembly/kernels.py", "sliding/kernels.py"]
 
 
 def test_a_module_whose_kernels_never_ran_is_not_built(tmp_path, monkeypatch):
@@ -163,6 +170,13 @@ COMMANDS = {
     "exactcover": ["polycube", str(DATA / "polycube" / "soma.pcube"), "--count", "--json"],
     "dissection": ["dissect", "4", str(DATA / "dissection" / "knuth-toy.dots"), "--count"],
     "antislide": ["antislide", "4", "4", "5", "--json"],
+    "disassembly": [
+        "polycube",
+        str(DATA / "polycube" / "soma.pcube"),
+        "--disassemble",
+        "--distinct",
+        "--json",
+    ],
 }
 """One command per family with kernels, each running its compiled kernels."""
 
@@ -208,8 +222,8 @@ def test_the_warm_up_builds_extensions_that_answer_like_numba_without_loading_it
         check=True,
     )
     assert done.stderr == ""
-    assert done.stdout.endswith("building native solvers: 4/4 …\n")
-    assert len(list(tmp_path.glob("*.json"))) == 4
+    assert done.stdout.endswith("building native solvers: 5/5 …\n")
+    assert len(list(tmp_path.glob("*.json"))) == 5
     for module in native_modules():  # the kernels are nogil: so are their exports
         assert b"PyEval_SaveThread" in native.extension_path(tmp_path, module).read_bytes()
     for family, arguments in COMMANDS.items():

@@ -7,6 +7,7 @@ the command line and in the polycube workbench.
 
 from __future__ import annotations
 
+from slidelab.disassembly.family import DISASSEMBLY
 from slidelab.exactcover.family import EXACT_COVER
 from slidelab.family import Family, lazily
 from slidelab.polycube.family import SUBCOMMAND
@@ -21,5 +22,5 @@ FAMILY = Family(
     register_cli=lazily("slidelab.burrtools.command", "extend_polycube"),
     extensions=(".xmpuzzle",),
     recognises_file=lazily("slidelab.burrtools.reader", "is_xmpuzzle"),
-    kernels_from=(EXACT_COVER,),
+    kernels_from=(EXACT_COVER, DISASSEMBLY),
 )

@@ -4,8 +4,13 @@ apart the assemblies that BurrTools files and polycube specs give (`slidelab pol
 
 from __future__ import annotations
 
-from slidelab.family import Family
+from slidelab.family import Family, lazily
 
 DISASSEMBLY = "disassembly"
 
-FAMILY = Family(name=DISASSEMBLY, title="Disassembly")
+FAMILY = Family(
+    name=DISASSEMBLY,
+    title="Disassembly",
+    kernels="slidelab.disassembly.kernels",
+    warm_up=(lazily("slidelab.disassembly.search", "warm_up"),),
+)

@@ -22,24 +22,31 @@ the assembly does not come apart: like BurrTools, no other separation is tried.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 
+import numpy as np
+
+from slidelab.disassembly import kernels
 from slidelab.disassembly.model import (
-    DIRECTIONS,
     Assembly,
     Disassembly,
     Move,
+    Piece,
     Separation,
     Vector,
 )
-from slidelab.disassembly.movement import FREE, Room
+from slidelab.disassembly.movement import build_lines
 from slidelab.errors import SearchLimitError
 from slidelab.runs import Progress, drive
 
 PROGRESS_SECONDS = 0.05
-CHECK_EVERY = 64
-"""Positions expanded between looks at the clock."""
+KERNEL_SECONDS = 0.02
+"""Aim of each kernel call: short enough that progress and stopping stay prompt."""
+FIRST_BUDGET = 64
+"""Positions the first kernel call of a part may expand (later calls aim at KERNEL_SECONDS)."""
+START_CAPACITY = 256
+START_MASKS = 256
 
 
 class DisassemblyLimitError(SearchLimitError):
@@ -56,7 +63,7 @@ class _Part:
 
 @dataclass
 class _Run:
-    room: Room
+    lines: kernels.Lines
     assembly: Assembly
     unit_steps: bool
     max_states: int | None
@@ -85,7 +92,7 @@ def disassembly_steps(
     """Take `assembly` apart (module doc), yielding progress about every 50 ms; a part whose
     search would hold more than `max_states` positions raises `DisassemblyLimitError`."""
     started = time.perf_counter()
-    run = _Run(Room(assembly), assembly, unit_steps, max_states, started, last=started)
+    run = _Run(build_lines(assembly), assembly, unit_steps, max_states, started, last=started)
     count = len(assembly.pieces)
     if count < 2:
         return Disassembly(None)
@@ -106,9 +113,34 @@ def first_separation(
     """The fewest moves that separate `pieces` (standing at offsets `start` from their places)
     and the pieces the last move removes; None when no move ever separates them."""
     now = time.perf_counter()
-    run = _Run(Room(assembly), assembly, unit_steps, None, now, last=now)
+    run = _Run(build_lines(assembly), assembly, unit_steps, None, now, last=now)
     found = drive(_first_separation(run, _Part(pieces, start)))
     return None if found is None else (found[0], found[2])
+
+
+def next_places(
+    assembly: Assembly, places: tuple[Vector, ...], *, unit_steps: bool = False
+) -> set[tuple[Vector, ...]] | None:
+    """Where the pieces can stand one move from `places` (offsets from their places in the
+    assembly), the first piece held still; None when some set can leave from there."""
+    part = _Part(tuple(range(len(places))), places)
+    lines = build_lines(assembly)
+    space = _start_space(part, START_CAPACITY)
+    while True:
+        status = kernels.search(lines, _kernel_part(part), space, 1, unit_steps)
+        if status >= 0:
+            return None
+        if status == kernels.FULL:
+            space = _grown(space, None)
+        elif status == kernels.MANY:
+            space = _more_masks(space)
+        else:
+            break
+    anchor = places[0]
+    return {
+        (anchor, *(_unpacked(word, anchor) for word in space.states[row]))
+        for row in range(1, int(space.counts[kernels.N]))
+    }
 
 
 def _take_apart(
@@ -144,54 +176,74 @@ def _may_stay_together(assembly: Assembly, pieces: tuple[int, ...]) -> bool:
     return bool(common)
 
 
-State = tuple[int, ...]
-"""Where a part's pieces stand relative to its anchor, flattened: three numbers per piece
-after the first."""
-
-
 def _first_separation(
     run: _Run, part: _Part
 ) -> Generator[Progress, None, tuple[tuple[Move, ...], tuple[Vector, ...], tuple[int, ...]] | None]:
     """The fewest moves to a separation of `part`: the moves, where the pieces stand before
     the last one, and the pieces it removes; None when no move separates the part."""
-    start = _state(part.start)
-    parents: dict[State, tuple[State, Move] | None] = {start: None}
-    layer = [start]
-    depth = 0
-    expanded = 0
-    while layer:
-        following: list[State] = []
-        for state in layer:
-            positions = _positions(state)
-            room = _room(run.room, part.pieces, positions)
-            leaving = _leaving(room, len(positions), run.assembly, part.pieces)
-            if leaving is not None:
-                moved, direction = leaving
-                path = _path(parents, state)
-                last = Move(tuple(sorted(part.pieces[i] for i in moved)), direction, None)
-                placed = Separation(part.pieces, part.start, path, (), None, None).places(len(path))
-                return (*path, last), placed, last.pieces
-            for moved, direction, distance in _moves(room, len(positions), run.unit_steps):
-                child = _shifted(state, moved, DIRECTIONS[direction], distance)
-                if child in parents:
-                    continue
-                move = _shown(run.assembly, part.pieces, moved, direction, distance)
-                parents[child] = (state, move)
-                following.append(child)
-            run.states += 1
-            expanded += 1
-            if run.max_states is not None and len(parents) > run.max_states:
+    count = len(part.pieces)
+    limit = run.max_states
+    space = _start_space(part, START_CAPACITY if limit is None else min(START_CAPACITY, limit))
+    pieces = _kernel_part(part)
+    budget = FIRST_BUDGET
+    while True:
+        before = int(space.counts[kernels.HEAD])
+        started = time.perf_counter()
+        status = kernels.search(run.lines, pieces, space, budget, run.unit_steps)
+        spent = time.perf_counter() - started
+        run.states += int(space.counts[kernels.HEAD]) - before
+        if status >= 0:
+            return _separated(run, part, space, status)
+        if status == kernels.DONE:
+            return None
+        if status == kernels.FULL:
+            if limit is not None and space.states.shape[0] >= limit:
                 raise DisassemblyLimitError(
-                    f"taking apart {len(part.pieces)} pieces needs more than "
-                    f"{run.max_states:,} positions"
+                    f"taking apart {count} pieces needs more than {limit:,} positions"
                 )
-            if expanded % CHECK_EVERY == 0:
-                event = run.progress(depth)
-                if event is not None:
-                    yield event
-        layer = following
-        depth += 1
-    return None
+            space = _grown(space, limit)
+        elif status == kernels.MANY:
+            space = _more_masks(space)
+        elif spent > 0:
+            budget = max(1, min(4 * budget, int(budget * KERNEL_SECONDS / spent)))
+        event = run.progress(int(space.depth[int(space.counts[kernels.HEAD]) - 1]))
+        if event is not None:
+            yield event
+
+
+def _separated(
+    run: _Run, part: _Part, space: kernels.Space, row: int
+) -> tuple[tuple[Move, ...], tuple[Vector, ...], tuple[int, ...]]:
+    """The moves from the start to position `row`, where the pieces then stand, and the
+    leaving move: of the set that can leave and the rest, the part holding the heaviest
+    piece stays (BurrTools' weights)."""
+    path = []
+    at = row
+    while space.parent[at] >= 0:
+        moved = _members(int(space.moved[at]), len(part.pieces))
+        path.append(
+            _shown(
+                run.assembly, part.pieces, moved, int(space.direction[at]), int(space.distance[at])
+            )
+        )
+        at = int(space.parent[at])
+    moves = tuple(reversed(path))
+    placed = Separation(part.pieces, part.start, moves, (), None, None).places(len(moves))
+    leaving = _members(int(space.counts[kernels.LEAVE_MASK]), len(part.pieces))
+    direction = int(space.counts[kernels.LEAVE_DIRECTION])
+    rest = [i for i in range(len(part.pieces)) if i not in leaving]
+    if _heaviest(run.assembly, part.pieces, rest) < _heaviest(run.assembly, part.pieces, leaving):
+        leaving, direction = rest, direction ^ 1
+    last = Move(tuple(part.pieces[i] for i in leaving), direction, None)
+    return (*moves, last), placed, last.pieces
+
+
+def _members(bits: int, count: int) -> list[int]:
+    return [i for i in range(count) if bits >> i & 1]
+
+
+def _heaviest(assembly: Assembly, pieces: tuple[int, ...], side: list[int]) -> int:
+    return max(assembly.pieces[pieces[i]].weight for i in side)
 
 
 def _shown(
@@ -202,132 +254,93 @@ def _shown(
     fewer pieces."""
     inside = set(moved)
     rest = [i for i in range(len(pieces)) if i not in inside]
-
-    def heaviest(side: list[int]) -> int:
-        return max(assembly.pieces[pieces[i]].weight for i in side)
-
-    if (heaviest(rest), len(rest)) < (heaviest(moved), len(moved)):
+    if (_heaviest(assembly, pieces, rest), len(rest)) < (
+        _heaviest(assembly, pieces, moved), len(moved)
+    ):  # fmt: skip
         moved, direction = rest, direction ^ 1
     return Move(tuple(pieces[i] for i in moved), direction, distance)
 
 
-def _state(positions: tuple[Vector, ...]) -> State:
-    ax, ay, az = positions[0]
-    return tuple(c for x, y, z in positions[1:] for c in (x - ax, y - ay, z - az))
+def _start_space(part: _Part, capacity: int) -> kernels.Space:
+    """A space holding the part's start only."""
+    space = _space(len(part.pieces), capacity, START_MASKS)
+    ax, ay, az = part.start[0]
+    for i, (x, y, z) in enumerate(part.start[1:]):
+        space.states[0, i] = _packed((x - ax, y - ay, z - az))
+    space.counts[kernels.N] = 1
+    space.parent[0] = -1
+    kernels.rehash(space)
+    return space
 
 
-def _positions(state: State) -> list[Vector]:
-    return [(0, 0, 0)] + [(state[k], state[k + 1], state[k + 2]) for k in range(0, len(state), 3)]
+def _kernel_part(part: _Part) -> kernels.Part:
+    return kernels.Part(np.array(part.pieces, np.int64))
 
 
-def _shifted(state: State, moved: list[int], step: Vector, distance: int) -> State:
-    shifted = list(state)
-    for i in moved:
-        base = 3 * (i - 1)
-        for axis in range(3):
-            shifted[base + axis] += step[axis] * distance
-    return tuple(shifted)
+def _more_masks(space: kernels.Space) -> kernels.Space:
+    """`space` with room for twice as many ideals of one direction."""
+    room = 2 * space.masks.size
+    return space._replace(masks=np.zeros(room, np.uint64), directions=np.zeros(room, np.int64))
 
 
-Rooms = list[list[list[int]]]
-"""rooms[direction][i][j]: cells piece i can slide that way before it meets piece j."""
+def _unpacked(word: np.uint64, anchor: Vector) -> Vector:
+    x, y, z = (int(word) >> shift & 0xFFFF for shift in (0, 16, 32))
+    bias = kernels.BIAS
+    return (x - bias + anchor[0], y - bias + anchor[1], z - bias + anchor[2])
 
 
-def _room(room: Room, pieces: tuple[int, ...], positions: list[Vector]) -> Rooms:
-    count = len(pieces)
-    rooms: Rooms = []
-    for direction in range(len(DIRECTIONS)):
-        table = [[0] * count for _ in range(count)]
-        for i in range(count):
-            for j in range(count):
-                if i != j:
-                    offset = tuple(b - a for a, b in zip(positions[i], positions[j], strict=True))
-                    table[i][j] = room.free(pieces[i], pieces[j], direction, offset)  # type: ignore[arg-type]
-        rooms.append(table)
-    return rooms
+def _packed(offset: Vector) -> np.uint64:
+    x, y, z = (c + kernels.BIAS for c in offset)
+    return np.uint64(x | y << 16 | z << 32)
 
 
-def _closure(table: list[list[int]], start: int, needs: int) -> list[int]:
-    """The pieces that must move with `start` for it to slide `needs` cells (those with
-    less room, met directly or through others)."""
-    taken = [start]
-    seen = {start}
-    for i in taken:
-        for j, free in enumerate(table[i]):
-            if j not in seen and j != i and free < needs:
-                seen.add(j)
-                taken.append(j)
-    return taken
+def _space(count: int, capacity: int, masks: int) -> kernels.Space:
+    table = 1 << max(4, (4 * capacity - 1).bit_length())
+    return kernels.Space(
+        states=np.zeros((capacity, count - 1), np.uint64),
+        table=np.zeros(table, np.int64),
+        parent=np.zeros(capacity, np.int64),
+        moved=np.zeros(capacity, np.uint64),
+        direction=np.zeros(capacity, np.int64),
+        distance=np.zeros(capacity, np.int64),
+        depth=np.zeros(capacity, np.int64),
+        counts=np.zeros(kernels.COUNTS, np.int64),
+        room=np.zeros((6, count, count), np.int64),
+        desc=np.zeros(count, np.uint64),
+        anc=np.zeros(count, np.uint64),
+        inc_stack=np.zeros(2 * count + 2, np.uint64),
+        exc_stack=np.zeros(2 * count + 2, np.uint64),
+        masks=np.zeros(masks, np.uint64),
+        directions=np.zeros(masks, np.int64),
+        child=np.zeros((1, count - 1), np.uint64),
+    )
 
 
-def _leaving(
-    rooms: Rooms, count: int, assembly: Assembly, pieces: tuple[int, ...]
-) -> tuple[list[int], int] | None:
-    """A set that can leave, chosen as BurrTools chooses it (module doc), and its direction;
-    the set is the one removed: the other part when this one holds a heavier piece."""
-    for largest in (1, count // 2):
-        for direction, table in enumerate(rooms):
-            for piece in range(count):
-                moved = _closure(table, piece, FREE)
-                if len(moved) <= largest:
-                    rest = [i for i in range(count) if i not in moved]
-                    heaviest_moved = max(assembly.pieces[pieces[i]].weight for i in moved)
-                    heaviest_rest = max(assembly.pieces[pieces[i]].weight for i in rest)
-                    if heaviest_rest < heaviest_moved:
-                        return rest, direction ^ 1
-                    return moved, direction
-    return None
+def _grown(space: kernels.Space, limit: int | None) -> kernels.Space:
+    """`space` with twice the room for positions (at most `limit`), its table rebuilt."""
+    stored = int(space.counts[kernels.N])
+    capacity = 2 * space.states.shape[0]
+    capacity = capacity if limit is None else min(capacity, limit)
+    bigger = _space(space.states.shape[1] + 1, capacity, space.masks.size)
+    for field in ("states", "parent", "moved", "direction", "distance", "depth"):
+        getattr(bigger, field)[:stored] = getattr(space, field)[:stored]
+    bigger.counts[:] = space.counts
+    kernels.rehash(bigger)
+    return bigger
 
 
-def _moves(rooms: Rooms, count: int, unit_steps: bool) -> Iterator[tuple[list[int], int, int]]:
-    """Every set without the anchor that can slide, each direction, each distance."""
-    for direction, table in enumerate(rooms):
-        for moved in _ideals(table, count):
-            inside = set(moved)
-            reach = min(table[i][j] for i in moved for j in range(count) if j not in inside)
-            for distance in range(1, 2 if unit_steps else reach + 1):
-                yield moved, direction, distance
-
-
-def _ideals(table: list[list[int]], count: int) -> Iterator[list[int]]:
-    """The sets without piece 0 that no piece outside them blocks: each piece in the set
-    takes along every piece it has no room towards (the ideals of the blocking digraph)."""
-    pushes = [
-        sum(1 << j for j in range(count) if j != i and table[i][j] == 0) for i in range(count)
-    ]
-    below = [_reach(pushes, v) for v in range(count)]
-    above = [sum(1 << u for u in range(count) if below[u] >> v & 1) for v in range(count)]
-    everyone = (1 << count) - 1
-    stack = [(0, above[0])]
-    while stack:
-        inside, outside = stack.pop()
-        undecided = everyone & ~(inside | outside)
-        if undecided:
-            v = (undecided & -undecided).bit_length() - 1
-            stack.append((inside, outside | above[v]))
-            stack.append((inside | below[v], outside))
-        elif inside:
-            yield [v for v in range(count) if inside >> v & 1]
-
-
-def _reach(pushes: list[int], start: int) -> int:
-    """`start` and every piece it pushes, directly or through others, as a bit set."""
-    seen = 1 << start
-    frontier = seen
-    while frontier:
-        v = (frontier & -frontier).bit_length() - 1
-        frontier &= frontier - 1
-        fresh = pushes[v] & ~seen
-        seen |= fresh
-        frontier |= fresh
-    return seen
-
-
-def _path(parents: dict[State, tuple[State, Move] | None], state: State) -> tuple[Move, ...]:
-    moves = []
-    step = parents[state]
-    while step is not None:
-        state, move = step
-        moves.append(move)
-        step = parents[state]
-    return tuple(reversed(moves))
+def warm_up() -> None:
+    """Compile (or load) the kernels on two small assemblies: one that comes apart after a
+    move, in both styles, and one that never does (the search runs out of positions)."""
+    block = [(x, y, z) for x in range(3) for y in range(3) for z in range(3)]
+    cage = Assembly((Piece(tuple(c for c in block if c != (1, 1, 1))), Piece(((1, 1, 1),))))
+    bent = Assembly(
+        (
+            Piece(((0, 0, 0), (0, 1, 0), (0, 2, 0), (1, 2, 0), (2, 2, 0))),
+            Piece(((1, 1, 0),)),
+            Piece(((1, 0, 0),)),
+        )
+    )
+    for unit_steps in (False, True):
+        disassemble(bent, unit_steps=unit_steps)
+        disassemble(cage, unit_steps=unit_steps)

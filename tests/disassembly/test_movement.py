@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from slidelab.disassembly.kernels import FREE, free
 from slidelab.disassembly.model import DIRECTIONS, Assembly, Piece
-from slidelab.disassembly.movement import FREE, Room
+from slidelab.disassembly.movement import build_lines
 
 cells = st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2))
 pieces = st.sets(cells, min_size=1, max_size=6)
@@ -26,17 +27,17 @@ def slid_until_met(mover: set, still: set, step: tuple[int, int, int]) -> int:
 @settings(max_examples=300, deadline=None)
 @given(pieces, pieces, offsets, st.integers(0, 5))
 def test_room_agrees_with_sliding_cell_by_cell(first, second, offset, direction):
-    room = Room(Assembly((Piece(tuple(sorted(first))), Piece(tuple(sorted(second))))))
+    lines = build_lines(Assembly((Piece(tuple(sorted(first))), Piece(tuple(sorted(second))))))
     placed = {(x + offset[0], y + offset[1], z + offset[2]) for x, y, z in second}
     if placed & first:
         return  # overlapping pieces: no question the search asks
-    assert room.free(0, 1, direction, offset) == slid_until_met(
-        first, placed, DIRECTIONS[direction]
-    )
+    expected = slid_until_met(first, placed, DIRECTIONS[direction])
+    assert free.python(lines, 0, 1, direction, *offset) == expected
+    assert free(lines, 0, 1, direction, *offset) == expected
 
 
 def test_room_of_a_cube_in_front_of_another():
-    room = Room(Assembly((Piece(((0, 0, 0),)), Piece(((0, 0, 0),)))))
-    assert room.free(0, 1, 0, (3, 0, 0)) == 2  # +x: two cells, then it meets
-    assert room.free(0, 1, 1, (3, 0, 0)) == FREE  # -x: it moves away
-    assert room.free(0, 1, 0, (3, 1, 0)) == FREE  # not on its line
+    lines = build_lines(Assembly((Piece(((0, 0, 0),)), Piece(((0, 0, 0),)))))
+    assert free(lines, 0, 1, 0, 3, 0, 0) == 2  # +x: two cells, then it meets
+    assert free(lines, 0, 1, 1, 3, 0, 0) == FREE  # -x: it moves away
+    assert free(lines, 0, 1, 0, 3, 1, 0) == FREE  # not on its line

@@ -1,0 +1,416 @@
+"""numba kernels for taking a part of an assembly apart: breadth-first search to a separation.
+
+A position of a part's m pieces is m - 1 uint64 words, one per piece after the
+anchor (the part's first piece, held still), each packing the piece's offset
+from its place in the assembly relative to the anchor's: x, y and z biased by
+`BIAS` in 16 bits each.  A `Space` holds the positions in breadth-first order
+(`states`, also the queue), an open-addressing table of state index + 1, and
+for each position the move that reached it, so the path is read back.
+
+Expanding a position: the room between every two pieces in the six directions
+(`free`, from the pairs' differences in `Lines`), then, as BurrTools' disassembler
+looks, a set that can leave (a piece with what it cannot leave behind, a single
+piece before a group of at most half the pieces); else every move: per axis the
+ideals of the who-blocks-whom digraph (the sliding family's `_superpieces`:
+ideals without the anchor move forward, the rest of an ideal with it moves
+back), each slid by every distance up to its room, or by one cell.
+
+`search` expands a bounded number of positions per call and returns, so the
+driver can report progress, grow the arrays or stop between calls; a call that
+runs out of room returns before the position it was expanding, which the next
+call expands again (its children already stored are found in the table).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from slidelab.kernels import kernel
+from slidelab.sliding.kernels import _close_free, _hash, _lowest_bit, _superpieces
+
+FREE = 1 << 30
+"""Room towards a piece never met in that direction."""
+BIAS = 1 << 15
+"""Added to each coordinate of an offset before it is packed in 16 bits."""
+
+N, HEAD, LEAVE_MASK, LEAVE_DIRECTION = range(4)
+"""Fields of `Space.counts`: positions stored, next position to expand, and the set that
+leaves (part-local piece bits) and its direction when a separation was found."""
+COUNTS = 4
+
+DONE = -1
+"""`search`: every reachable position expanded, none lets a set leave."""
+MORE = -2
+"""`search`: the call's budget is spent; call again."""
+FULL = -3
+"""`search`: the states, or the table, are full; grow them and call again."""
+MANY = -4
+"""`search`: more ideals in one direction than `Space.masks` holds; grow it and call again."""
+
+_ONE = np.uint64(1)
+_MASK16 = np.uint64(0xFFFF)
+
+
+class Lines(NamedTuple):
+    """The differences w - v (v a cell of piece i, w one of piece j) of every ordered pair of
+    an assembly's pieces, by line along each axis: row (i * count + j) * 3 + axis of `plane`
+    holds the line table's base in `starts`, the low corner of the plane across the axis and
+    its two sizes; `starts[cell]` to `starts[cell + 1]` is the line's slice of `values`,
+    the coordinates along the axis in increasing order."""
+
+    plane: np.ndarray
+    starts: np.ndarray
+    values: np.ndarray
+    count: int
+
+
+class Part(NamedTuple):
+    """The pieces being taken apart: their numbers in the assembly, the anchor first."""
+
+    pieces: np.ndarray
+
+
+class Space(NamedTuple):
+    """The search's positions and its working arrays (made and grown by the driver)."""
+
+    states: np.ndarray
+    """uint64 [capacity, m - 1]: packed offsets, in breadth-first order."""
+    table: np.ndarray
+    """int64 [power of two >= 2 * capacity]: state index + 1, 0 for an empty slot."""
+    parent: np.ndarray
+    """int64 [capacity]: the position each was reached from (-1 for the start)."""
+    moved: np.ndarray
+    """uint64 [capacity]: the part-local pieces that moved to reach it (never the anchor)."""
+    direction: np.ndarray
+    distance: np.ndarray
+    depth: np.ndarray
+    counts: np.ndarray
+    room: np.ndarray
+    """int64 [6, m, m], scratch: room[d, i, j] is how far piece i slides along d before
+    meeting piece j."""
+    desc: np.ndarray
+    anc: np.ndarray
+    inc_stack: np.ndarray
+    exc_stack: np.ndarray
+    masks: np.ndarray
+    directions: np.ndarray
+    child: np.ndarray
+    """uint64 [1, m - 1], scratch: the position being made."""
+
+
+@kernel(cache=True, nogil=True)
+def free(lines, i, j, direction, dx, dy, dz):
+    """Cells piece i slides along `direction` (+x, -x, +y, -y, +z, -z) before it meets piece j,
+    when j stands (dx, dy, dz) from i (offsets from their places); FREE if it never does."""
+    axis = direction >> 1
+    row = (i * lines.count + j) * 3 + axis
+    if axis == 0:
+        along, first, second = dx, dy, dz
+    elif axis == 1:
+        along, first, second = dy, dx, dz
+    else:
+        along, first, second = dz, dx, dy
+    u = -first - lines.plane[row, 1]
+    v = -second - lines.plane[row, 2]
+    if u < 0 or u >= lines.plane[row, 3] or v < 0 or v >= lines.plane[row, 4]:
+        return FREE
+    cell = lines.plane[row, 0] + u * lines.plane[row, 4] + v
+    low = np.int64(lines.starts[cell])
+    high = np.int64(lines.starts[cell + 1])
+    values = lines.values
+    if direction & 1 == 0:
+        target = 1 - along  # the least value c >= target meets at k = c + along
+        while low < high:
+            middle = (low + high) >> 1
+            if values[middle] < target:
+                low = middle + 1
+            else:
+                high = middle
+        if low == np.int64(lines.starts[cell + 1]):
+            return FREE
+        return np.int64(values[low]) + along - 1
+    target = -1 - along  # the greatest value c <= target meets at k = -(c + along)
+    start = low
+    while low < high:
+        middle = (low + high) >> 1
+        if values[middle] <= target:
+            low = middle + 1
+        else:
+            high = middle
+    if low == start:
+        return FREE
+    return -(np.int64(values[low - 1]) + along) - 1
+
+
+@kernel(cache=True, nogil=True)
+def plan_lines(cells, first, plane):
+    """Fill each ordered pair's rows of `plane` but for the line counts (the box of the pair's
+    differences: from the pieces' boxes); returns (cells of every plane, most differences of
+    a pair, largest box)."""
+    count = first.size - 1
+    low = np.zeros((count, 3), np.int64)
+    high = np.zeros((count, 3), np.int64)
+    for p in range(count):
+        for a in range(3):
+            low[p, a] = cells[first[p], a]
+            high[p, a] = cells[first[p], a]
+        for c in range(first[p], first[p + 1]):
+            for a in range(3):
+                low[p, a] = min(low[p, a], cells[c, a])
+                high[p, a] = max(high[p, a], cells[c, a])
+    total = np.int64(0)
+    largest = np.int64(0)
+    for i in range(count):
+        for j in range(count):
+            if i == j:
+                continue
+            size = np.zeros(3, np.int64)
+            for a in range(3):
+                size[a] = high[j, a] - low[i, a] - (low[j, a] - high[i, a]) + 1
+            largest = max(largest, size[0] * size[1] * size[2])
+            for axis in range(3):
+                one, two = (1, 2) if axis == 0 else ((0, 2) if axis == 1 else (0, 1))
+                row = (i * count + j) * 3 + axis
+                plane[row, 0] = total
+                plane[row, 1] = low[j, one] - high[i, one]
+                plane[row, 2] = low[j, two] - high[i, two]
+                plane[row, 3] = size[one]
+                plane[row, 4] = size[two]
+                total += size[one] * size[two]
+    return total, largest
+
+
+@kernel(cache=True, nogil=True)
+def fill_lines(cells, first, plane, starts, values, grid):
+    """Fill `starts` and `values` for the planes `plan_lines` laid out; returns the number of
+    values (call first with an empty `values` to count them: nothing is written past it)."""
+    count = first.size - 1
+    used = np.int64(0)
+    for i in range(count):
+        for j in range(count):
+            if i == j:
+                continue
+            row = (i * count + j) * 3
+            lx = plane[row + 1, 1]  # the low corner of the pair's box: x from an axis-1 row,
+            ly = plane[row, 1]  # y and z from the axis-0 row
+            lz = plane[row, 2]
+            sx = plane[row + 1, 3]
+            sy = plane[row, 3]
+            sz = plane[row, 4]
+            grid[: sx * sy * sz] = False
+            for v in range(first[i], first[i + 1]):
+                for w in range(first[j], first[j + 1]):
+                    dx = cells[w, 0] - cells[v, 0] - lx
+                    dy = cells[w, 1] - cells[v, 1] - ly
+                    dz = cells[w, 2] - cells[v, 2] - lz
+                    grid[(dx * sy + dy) * sz + dz] = True
+            for axis in range(3):
+                base = plane[row + axis, 0]
+                if axis == 0:
+                    n1, n2, n3, low = sy, sz, sx, lx
+                elif axis == 1:
+                    n1, n2, n3, low = sx, sz, sy, ly
+                else:
+                    n1, n2, n3, low = sx, sy, sz, lz
+                for u in range(n1):
+                    for t in range(n2):
+                        starts[base + u * n2 + t] = used
+                        for along in range(n3):
+                            if axis == 0:
+                                at = (along * sy + u) * sz + t
+                            elif axis == 1:
+                                at = (u * sy + along) * sz + t
+                            else:
+                                at = (u * sy + t) * sz + along
+                            if grid[at]:
+                                if used < values.size:
+                                    values[used] = along + low
+                                used += 1
+    if starts.size:
+        starts[starts.size - 1] = used
+    return used
+
+
+@kernel(cache=True, nogil=True, inline="always")
+def _coordinate(word, shift):
+    return np.int64((word >> np.uint64(shift)) & _MASK16) - BIAS
+
+
+@kernel(cache=True, nogil=True)
+def _rooms(lines, part, space, row):
+    """Fill `space.room` for the position `states[row]`."""
+    m = part.pieces.size
+    states = space.states
+    room = space.room
+    for i in range(m):
+        xi = yi = zi = np.int64(0)
+        if i > 0:
+            word = states[row, i - 1]
+            xi, yi, zi = _coordinate(word, 0), _coordinate(word, 16), _coordinate(word, 32)
+        for j in range(m):
+            if i == j:
+                continue
+            xj = yj = zj = np.int64(0)
+            if j > 0:
+                word = states[row, j - 1]
+                xj, yj, zj = _coordinate(word, 0), _coordinate(word, 16), _coordinate(word, 32)
+            for direction in range(6):
+                room[direction, i, j] = free(
+                    lines, part.pieces[i], part.pieces[j], direction, xj - xi, yj - yi, zj - zi
+                )
+
+
+@kernel(cache=True, nogil=True)
+def _leaving(room, m, largest):
+    """A set of at most `largest` pieces that can leave, as BurrTools finds one: for each
+    direction and piece, the piece and every piece it would take along, met directly or
+    through others; (set bits, direction), or (0, -1)."""
+    for direction in range(6):
+        for piece in range(m):
+            taken = _ONE << np.uint64(piece)
+            frontier = taken
+            size = 1
+            while frontier and size <= largest:
+                i = _lowest_bit(frontier)
+                frontier &= frontier - _ONE
+                for j in range(m):
+                    bit = _ONE << np.uint64(j)
+                    if taken & bit == 0 and room[direction, i, j] < FREE:
+                        taken |= bit
+                        frontier |= bit
+                        size += 1
+            if size <= largest:
+                return taken, direction
+    return np.uint64(0), -1
+
+
+@kernel(cache=True, nogil=True)
+def _blocking(room, forward, m, desc, anc):
+    """The who-blocks-whom digraph of one direction, closed: desc[i] holds i and every piece
+    that must move when i moves that way, anc[i] the pieces that take i along."""
+    for i in range(m):
+        desc[i] = _ONE << np.uint64(i)
+        anc[i] = desc[i]
+    for i in range(m):
+        for j in range(m):
+            if i != j and room[forward, i, j] == 0:
+                desc[i] |= _ONE << np.uint64(j)
+                anc[j] |= _ONE << np.uint64(i)
+    everyone = np.uint64(0)
+    for i in range(m):
+        everyone |= _ONE << np.uint64(i)
+    _close_free(desc, anc, everyone)
+
+
+@kernel(cache=True, nogil=True)
+def _reach(room, direction, chosen, m):
+    """How far the set `chosen` slides along `direction` before it meets a piece outside."""
+    reach = np.int64(FREE)
+    for i in range(m):
+        if chosen >> np.uint64(i) & _ONE == 0:
+            continue
+        for j in range(m):
+            if chosen >> np.uint64(j) & _ONE == 0 and room[direction, i, j] < reach:
+                reach = room[direction, i, j]
+    return reach
+
+
+@kernel(cache=True, nogil=True)
+def _store(space, row, chosen, direction, distance, m):
+    """Add the position `states[row]` with `chosen` moved; returns 1 if new, 0 if known,
+    -1 if the states or the table are full."""
+    states = space.states
+    child = space.child
+    axis = direction >> 1
+    step = np.int64(distance) if direction & 1 == 0 else -np.int64(distance)
+    for i in range(1, m):
+        word = states[row, i - 1]
+        if chosen >> np.uint64(i) & _ONE:
+            shift = np.uint64(16 * axis)
+            value = np.int64((word >> shift) & _MASK16) + step
+            word = (word & ~(_MASK16 << shift)) | (np.uint64(value) << shift)
+        child[0, i - 1] = word
+    table = space.table
+    mask = table.size - 1
+    slot = np.int64(_hash(child, 0) & np.uint64(mask))
+    while table[slot] != 0:
+        other = table[slot] - 1
+        same = True
+        for w in range(m - 1):
+            if states[other, w] != child[0, w]:
+                same = False
+                break
+        if same:
+            return 0
+        slot = (slot + 1) & mask
+    counts = space.counts
+    n = counts[N]
+    if n >= states.shape[0] or 2 * (n + 1) > table.size:
+        return -1
+    for w in range(m - 1):
+        states[n, w] = child[0, w]
+    table[slot] = n + 1
+    space.parent[n] = row
+    space.moved[n] = chosen
+    space.direction[n] = direction
+    space.distance[n] = distance
+    space.depth[n] = space.depth[row] + 1
+    counts[N] = n + 1
+    return 1
+
+
+@kernel(cache=True, nogil=True)
+def search(lines, part, space, budget, unit_steps):
+    """Expand up to `budget` positions from `counts[HEAD]` on; returns the index of the first
+    position from which a set leaves (that set and its direction in `counts`), or DONE,
+    MORE, FULL or MANY."""
+    m = part.pieces.size
+    counts = space.counts
+    head = counts[HEAD]
+    for _ in range(budget):
+        if head >= counts[N]:
+            counts[HEAD] = head
+            return DONE
+        _rooms(lines, part, space, head)
+        for largest in (1, m // 2):
+            taken, direction = _leaving(space.room, m, largest)
+            if direction >= 0:
+                counts[HEAD] = head
+                counts[LEAVE_MASK] = np.int64(taken)
+                counts[LEAVE_DIRECTION] = direction
+                return head
+        for axis in range(3):
+            _blocking(space.room, 2 * axis, m, space.desc, space.anc)
+            found = _superpieces(
+                space.desc, space.anc, 2 * axis, space.inc_stack, space.exc_stack,
+                space.masks, space.directions, 0,
+            )  # fmt: skip
+            if found < 0:
+                counts[HEAD] = head
+                return MANY
+            for k in range(found):
+                chosen = space.masks[k]
+                direction = space.directions[k]
+                reach = _reach(space.room, direction, chosen, m)
+                last = 1 if unit_steps else reach
+                for distance in range(1, last + 1):
+                    if _store(space, head, chosen, direction, distance, m) < 0:
+                        counts[HEAD] = head
+                        return FULL
+        head += 1
+    counts[HEAD] = head
+    return MORE if head < counts[N] else DONE
+
+
+@kernel(cache=True, nogil=True)
+def rehash(space):
+    """Put every stored position in `space.table` again (after the table was replaced)."""
+    table = space.table
+    mask = table.size - 1
+    for n in range(space.counts[N]):
+        slot = np.int64(_hash(space.states, n) & np.uint64(mask))
+        while table[slot] != 0:
+            slot = (slot + 1) & mask
+        table[slot] = n + 1
