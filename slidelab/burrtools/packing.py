@@ -3,7 +3,7 @@
 Items: the result's fixed voxels are primary (each covered once), its
 variable voxels secondary (covered at most once), and each part is a primary
 item covered between the part's `low` and `high` times, so copies of a shape
-are interchangeable.  Options: every one of a part's 24 rotations (BurrTools
+are interchangeable (a part whose bounds can never bind gets no item).  Options: every one of a part's 24 rotations (BurrTools
 never turns a piece over on the cube grid), shifted to every position where
 each piece voxel lies on a non-empty result voxel whose colour it may meet.
 
@@ -115,19 +115,67 @@ def packing_steps(
     budget.check(placement_bytes(len(found), cells), "placing the pieces")
     yield Progress("building tables", len(found), time.perf_counter() - started)
     placements = tuple(found)
-    names = [part_label(problem, k) for k in range(len(problem.parts))]
+    counted = _binding_parts(problem, placements)
+    names = {k: part_label(problem, k) for k in counted}
     exact_cover = yield from Problem.of_sets_steps(
-        primary=[*(v.cell for v in result.voxels if v.state == FIXED), *names],
+        primary=[*(v.cell for v in result.voxels if v.state == FIXED), *names.values()],
         secondary=[v.cell for v in result.voxels if v.state == VARIABLE],
-        options=([names[p.part], *p.cells] for p in placements),
-        bounds={
-            name: (part.low, part.high) for name, part in zip(names, problem.parts, strict=True)
-        },
+        options=([names[p.part], *p.cells] if p.part in names else p.cells for p in placements),
+        bounds={name: (problem.parts[k].low, problem.parts[k].high) for k, name in names.items()},
         started=started,
     )
     return BurrPacking(
         puzzle, problem, problem_label(puzzle, index), result, exact_cover, placements
     )
+
+
+DISJOINT_BUDGET = 500_000
+"""Search steps spent on whether a part could be placed more often than its bound allows;
+a part still undecided then keeps its item."""
+
+
+def _binding_parts(problem: BurrProblem, placements: tuple[Placement, ...]) -> list[int]:
+    """The parts whose count needs an item: those with a lower bound, and those of which more
+    copies than the upper bound fit side by side.  The others are left out, which leaves
+    the counts as they are and lets the problem run on a faster engine (a pool of shapes each
+    usable 0 to 6 times in a six-piece burr never meets its bound)."""
+    index: dict[Cell, int] = {}
+    masks: dict[int, list[int]] = {k: [] for k in range(len(problem.parts))}
+    for placed in placements:
+        masks[placed.part].append(sum(1 << index.setdefault(c, len(index)) for c in placed.cells))
+    return [
+        k
+        for k, part in enumerate(problem.parts)
+        if part.low > 0 or _fits_apart(masks[k], part.high + 1)
+    ]
+
+
+def _fits_apart(masks: list[int], wanted: int) -> bool:
+    """Whether `wanted` of the cell sets `masks` (all of one size) are pairwise disjoint;
+    True also when the search runs out of steps: undecided counts as possible."""
+    if not masks:
+        return False
+    size = masks[0].bit_count()
+    reachable = [0] * (len(masks) + 1)  # the cells of masks[k:]
+    for k in range(len(masks) - 1, -1, -1):
+        reachable[k] = reachable[k + 1] | masks[k]
+    steps = 0
+
+    def extend(start: int, taken: int, needed: int) -> bool:
+        nonlocal steps
+        if needed == 0:
+            return True
+        for k in range(start, len(masks) - needed + 1):
+            if (reachable[k] & ~taken).bit_count() < needed * size:
+                return False
+            steps += 1
+            if steps > DISJOINT_BUDGET:
+                return True
+            if masks[k] & taken == 0 and extend(k + 1, taken | masks[k], needed - 1):
+                return True
+        return False
+
+    return extend(0, 0, wanted)
 
 
 def check_problem(puzzle: Puzzle, index: int, source: str = "<input>") -> Shape:
