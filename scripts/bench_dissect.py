@@ -10,17 +10,21 @@ compiled kernels.  Prints a Markdown table, then runs Knuth's program side by si
 
 `--processes N` instead times one count of the toy shape with d = 5 in each of N fresh
 processes, with the native solvers and with numba's kernels, and prints the spread: the same
-machine code runs up to 15% faster or slower from one process or one native build to the next
-(where the code and its data happen to lie), which one run cannot show.
+machine code runs up to 15% faster or slower from one process or one native build to the next,
+which one run cannot show.  `--copies N` copies the built extension N times over itself (the
+same bytes, in new page-cache pages) and times two processes after each copy: which physical
+pages hold the code, not its bytes or their alignment, decides whether a build is fast.
 
     .venv/bin/python scripts/bench_dissect.py [--runs 3] [--skip-listing] [--knuth ITEMS]
     .venv/bin/python scripts/bench_dissect.py --processes 10
+    .venv/bin/python scripts/bench_dissect.py --copies 6
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -31,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from timing import add_knuth_option, median_seconds, run_knuth_option
 
+from slidelab import native
 from slidelab.dissection.model import Dissection, square_source
 from slidelab.dissection.search import SolutionsFound, count_solutions, solve
 from slidelab.dissection.shape import parse_shape
@@ -76,26 +81,46 @@ def count_seconds() -> float:
     return time.process_time() - started
 
 
+def child_seconds(switch: str) -> float:
+    """`count_seconds` in a fresh process, with `SLIDELAB_NATIVE` set to `switch`."""
+    return float(
+        subprocess.run(
+            [sys.executable, __file__, "--count-seconds"],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "SLIDELAB_NATIVE": switch},
+        ).stdout
+    )
+
+
 def spread(processes: int) -> None:
     """Print the least, median and most CPU seconds of `count_seconds` over `processes` fresh
     processes, with the native solvers (`SLIDELAB_NATIVE=1`) and with numba's kernels."""
-    for label, native in (("native solvers", "1"), ("numba", "0")):
-        seconds = [
-            float(
-                subprocess.run(
-                    [sys.executable, __file__, "--count-seconds"],
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                    env={**os.environ, "SLIDELAB_NATIVE": native},
-                ).stdout
-            )
-            for _ in range(processes)
-        ]
+    for label, switch in (("native solvers", "1"), ("numba", "0")):
+        seconds = [child_seconds(switch) for _ in range(processes)]
         print(
             f"toy d={SPREAD_PIECES} count, {label}: min {min(seconds):.3f} s, median "
             f"{statistics.median(seconds):.3f} s, max {max(seconds):.3f} s ({processes} processes)",
             flush=True,
+        )
+
+
+def copies(count: int) -> None:
+    """Copy the dissection extension over itself `count` times (same bytes, new page-cache
+    pages) and print the CPU seconds of `count_seconds` in two fresh processes after each."""
+    module = "slidelab.dissection.kernels"
+    found = [native.extension_path(f, module) for f in native.folders()]
+    path = next((p for p in found if p.is_file()), None)
+    if path is None:
+        raise SystemExit("no native dissection solver: run python -m slidelab.kernels_warmup")
+    for number in range(1, count + 1):
+        staged = path.with_name(path.name + ".copy")
+        shutil.copy2(path, staged)
+        os.replace(staged, path)
+        seconds = " ".join(f"{child_seconds('1'):.3f}" for _ in range(2))
+        print(
+            f"copy {number}: toy d={SPREAD_PIECES} count, native solvers: {seconds} s", flush=True
         )
 
 
@@ -106,6 +131,9 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, help="time the toy d=5 count in this many fresh processes"
     )
+    parser.add_argument(
+        "--copies", type=int, help="time the toy d=5 count after this many copies of the solver"
+    )
     parser.add_argument("--count-seconds", action="store_true", help=argparse.SUPPRESS)
     add_knuth_option(parser, ("dissect-toy5", "dissect-oct16-4", "dissect-diamond25-4"))
     args = parser.parse_args()
@@ -114,6 +142,9 @@ def main() -> None:
         return
     if args.processes:
         spread(args.processes)
+        return
+    if args.copies:
+        copies(args.copies)
         return
     toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     listed(Dissection(square_source(toy), toy, 2))  # warm-up: load the compiled kernels
