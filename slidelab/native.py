@@ -44,13 +44,24 @@ Key = tuple[Any, ...]
 """A hashable description of one argument's numba type."""
 
 
+C_CONTIGUOUS, F_CONTIGUOUS, ALIGNED, WRITEABLE = 0x1, 0x2, 0x100, 0x400
+"""numpy's array flag bits (NPY_ARRAY_*), as `ndarray.flags.num` holds them."""
+
+_dtype_texts: dict[np.dtype[Any], str] = {}
+"""`dtype.str` of the dtypes met (it makes its text anew at each call)."""
+
+
 def argument_key(value: object) -> Key | None:
     """The key of the numba type that numba's dispatcher gives `value`, or None for a value
     this module does not describe (its call is left to numba)."""
     if isinstance(value, np.ndarray):
-        flags = value.flags
-        layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
-        return ("array", value.dtype.str, value.ndim, layout, not flags.writeable, flags.aligned)
+        flags = value.flags.num  # one bit field: cheaper than four flag lookups
+        layout = "C" if flags & C_CONTIGUOUS else "F" if flags & F_CONTIGUOUS else "A"
+        dtype = value.dtype
+        text = _dtype_texts.get(dtype)
+        if text is None:
+            text = _dtype_texts[dtype] = dtype.str
+        return ("array", text, value.ndim, layout, not flags & WRITEABLE, bool(flags & ALIGNED))
     if isinstance(value, bool | np.bool_):
         return ("scalar", "|b1")
     if isinstance(value, int):
@@ -64,21 +75,53 @@ def argument_key(value: object) -> Key | None:
     if value is None:
         return ("none",)
     if isinstance(value, tuple):
+        kind = type(value)
+        if hasattr(kind, "_fields"):
+            known = _named_keys.get(id(value))
+            if known is not None and known[0] is value:
+                return known[1]
         fields = tuple(argument_key(field) for field in value)
         if any(field is None for field in fields):
             return None
-        kind = type(value)
         if kind is tuple:
             return ("tuple", fields)
         if hasattr(kind, "_fields"):
-            return ("namedtuple", kind.__module__, kind.__qualname__, fields)
+            key = ("namedtuple", kind.__module__, kind.__qualname__, fields)
+            _remember(value, key)
+            return key
     return None
+
+
+_named_keys: dict[int, tuple[object, Key]] = {}
+"""The keys of the named tuples of arrays that kernels took lately, by identity: a kernel
+called many times on the same state (a search's `Space`) types it once.  A named tuple
+cannot change its fields, nor an array its type; each entry holds its tuple, so the
+identity is not reused while it is here."""
+NAMED_KEYS = 64
+
+
+def _remember(value: tuple[object, ...], key: Key) -> None:
+    if len(_named_keys) >= NAMED_KEYS:
+        _named_keys.pop(next(iter(_named_keys)), None)
+    _named_keys[id(value)] = (value, key)
 
 
 def call_key(arguments: tuple[object, ...]) -> str | None:
     """The text under which the table lists the function for these arguments."""
     key = argument_key(arguments)
-    return None if key is None else repr(key)
+    if key is None:
+        return None
+    text = _key_texts.get(key)
+    if text is None:
+        if len(_key_texts) >= KEY_TEXTS:
+            _key_texts.clear()
+        text = _key_texts[key] = repr(key)
+    return text
+
+
+_key_texts: dict[Key, str] = {}
+"""The table's text of the keys met lately: a key's text is long, its hash is cheaper."""
+KEY_TEXTS = 1024
 
 
 def processor() -> str:

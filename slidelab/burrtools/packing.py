@@ -3,8 +3,9 @@
 Items: the result's fixed voxels are primary (each covered once), its
 variable voxels secondary (covered at most once), and each part is a primary
 item covered between the part's `low` and `high` times, so copies of a shape
-are interchangeable (a part whose bounds can never bind gets no item).  Options: every one of a part's 24 rotations (BurrTools
-never turns a piece over on the cube grid), shifted to every position where
+are interchangeable (a part whose bounds can never bind gets no item).
+Options: every one of a part's 24 rotations (BurrTools never turns a piece
+over on the cube grid), shifted to every position where
 each piece voxel lies on a non-empty result voxel whose colour it may meet.
 
 Colour rule (BurrTools' problem_c::placementAllowed): when the puzzle defines

@@ -66,12 +66,6 @@ class Lines(NamedTuple):
     count: int
 
 
-class Part(NamedTuple):
-    """The pieces being taken apart: their numbers in the assembly, the anchor first."""
-
-    pieces: np.ndarray
-
-
 class Space(NamedTuple):
     """The search's positions and its working arrays (made and grown by the driver)."""
 
@@ -206,28 +200,25 @@ def fill_lines(cells, first, plane, starts, values, grid):
                     dy = cells[w, 1] - cells[v, 1] - ly
                     dz = cells[w, 2] - cells[v, 2] - lz
                     grid[(dx * sy + dy) * sz + dz] = True
+            strides = (sy * sz, sz, 1)
+            sizes = (sx, sy, sz)
+            lows = (lx, ly, lz)
             for axis in range(3):
                 base = plane[row + axis, 0]
-                if axis == 0:
-                    n1, n2, n3, low = sy, sz, sx, lx
-                elif axis == 1:
-                    n1, n2, n3, low = sx, sz, sy, ly
-                else:
-                    n1, n2, n3, low = sx, sy, sz, lz
+                one, two = (1, 2) if axis == 0 else ((0, 2) if axis == 1 else (0, 1))
+                n1, n2, n3 = sizes[one], sizes[two], sizes[axis]
+                s1, s2, s3 = strides[one], strides[two], strides[axis]
+                low = lows[axis]
                 for u in range(n1):
                     for t in range(n2):
                         starts[base + u * n2 + t] = used
+                        at = u * s1 + t * s2
                         for along in range(n3):
-                            if axis == 0:
-                                at = (along * sy + u) * sz + t
-                            elif axis == 1:
-                                at = (u * sy + along) * sz + t
-                            else:
-                                at = (u * sy + t) * sz + along
                             if grid[at]:
                                 if used < values.size:
                                     values[used] = along + low
                                 used += 1
+                            at += s3
     if starts.size:
         starts[starts.size - 1] = used
     return used
@@ -239,9 +230,10 @@ def _coordinate(word, shift):
 
 
 @kernel(cache=True, nogil=True)
-def _rooms(lines, part, space, row):
-    """Fill `space.room` for the position `states[row]`."""
-    m = part.pieces.size
+def _rooms(lines, pieces, space, row):
+    """Fill `space.room` for the position `states[row]` of the part made of `pieces` (their
+    numbers in the assembly, the anchor first)."""
+    m = pieces.size
     states = space.states
     room = space.room
     for i in range(m):
@@ -258,7 +250,7 @@ def _rooms(lines, part, space, row):
                 xj, yj, zj = _coordinate(word, 0), _coordinate(word, 16), _coordinate(word, 32)
             for direction in range(6):
                 room[direction, i, j] = free(
-                    lines, part.pieces[i], part.pieces[j], direction, xj - xi, yj - yi, zj - zi
+                    lines, pieces[i], pieces[j], direction, xj - xi, yj - yi, zj - zi
                 )
 
 
@@ -362,18 +354,19 @@ def _store(space, row, chosen, direction, distance, m):
 
 
 @kernel(cache=True, nogil=True)
-def search(lines, part, space, budget, unit_steps):
-    """Expand up to `budget` positions from `counts[HEAD]` on; returns the index of the first
+def search(lines, pieces, space, budget, unit_steps):
+    """Expand up to `budget` positions of the part made of `pieces` (their numbers in the
+    assembly, the anchor first) from `counts[HEAD]` on; returns the index of the first
     position from which a set leaves (that set and its direction in `counts`), or DONE,
     MORE, FULL or MANY."""
-    m = part.pieces.size
+    m = pieces.size
     counts = space.counts
     head = counts[HEAD]
     for _ in range(budget):
         if head >= counts[N]:
             counts[HEAD] = head
             return DONE
-        _rooms(lines, part, space, head)
+        _rooms(lines, pieces, space, head)
         for largest in (1, m // 2):
             taken, direction = _leaving(space.room, m, largest)
             if direction >= 0:
@@ -414,3 +407,24 @@ def rehash(space):
         while table[slot] != 0:
             slot = (slot + 1) & mask
         table[slot] = n + 1
+
+
+@kernel(cache=True, nogil=True)
+def restart(space):
+    """Empty `space` for a new search from the position in `space.child`: the slots of the
+    stored positions are cleared (not the whole table), then that position is stored."""
+    table = space.table
+    mask = table.size - 1
+    for n in range(space.counts[N]):
+        slot = np.int64(_hash(space.states, n) & np.uint64(mask))
+        while table[slot] != n + 1:
+            slot = (slot + 1) & mask
+        table[slot] = 0
+    for w in range(space.states.shape[1]):
+        space.states[0, w] = space.child[0, w]
+    space.counts[:] = 0
+    space.counts[N] = 1
+    space.parent[0] = -1
+    space.depth[0] = 0
+    slot = np.int64(_hash(space.states, 0) & np.uint64(mask))
+    table[slot] = 1

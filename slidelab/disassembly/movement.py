@@ -20,26 +20,36 @@ LIMIT = 1 << 14
 """Largest coordinate of a cell, or difference of two, the kernels take (16-bit offsets)."""
 
 
+ONE_PASS = 1 << 20
+"""Values room allocated before the pairs are looked at: small assemblies are filled in one
+pass, bigger ones counted first."""
+
+
 class AssemblyTooLargeError(SlidelabError, ValueError):
     """An assembly whose cells lie too far apart for the kernels' packed offsets."""
 
 
 def build_lines(assembly: Assembly) -> Lines:
     """The differences of every ordered pair of pieces, by line along each axis."""
-    every = [cell for piece in assembly.pieces for cell in piece.cells]
-    spread = max(abs(c) for cell in every for c in cell)
+    cells = np.array([cell for piece in assembly.pieces for cell in piece.cells], np.int64).reshape(
+        -1, 3
+    )
+    spread = int(np.abs(cells).max(initial=0))
     if spread >= LIMIT // 2:
         raise AssemblyTooLargeError(
             f"a cell lies {spread:,} cells from the origin; the most is {LIMIT // 2 - 1:,}"
         )
-    cells = np.array(every, np.int64).reshape(-1, 3)
     first = np.cumsum([0, *(len(piece.cells) for piece in assembly.pieces)]).astype(np.int64)
     count = len(assembly.pieces)
     plane = np.zeros((count * count * 3, 5), np.int64)
     total, largest = plan_lines(cells, first, plane)
     starts = np.zeros(total + 1, np.int64)
     grid = np.zeros(largest, np.bool_)
-    used = fill_lines(cells, first, plane, starts, np.zeros(0, np.int16), grid)
-    values = np.zeros(used, np.int16)
-    fill_lines(cells, first, plane, starts, values, grid)
-    return Lines(plane, starts, values, count)
+    sizes = np.diff(first)
+    most = 3 * (int(sizes.sum()) ** 2 - int((sizes * sizes).sum()))  # 3 axes, pairs' products
+    values = np.zeros(min(most, ONE_PASS), np.int16)
+    used = fill_lines(cells, first, plane, starts, values, grid)
+    if used > values.size:  # counted only: fill again with room for every value
+        values = np.zeros(used, np.int16)
+        fill_lines(cells, first, plane, starts, values, grid)
+    return Lines(plane, starts, values[:used], count)

@@ -21,6 +21,7 @@ the assembly does not come apart: like BurrTools, no other separation is tried.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -47,6 +48,11 @@ FIRST_BUDGET = 64
 """Positions the first kernel call of a part may expand (later calls aim at KERNEL_SECONDS)."""
 START_CAPACITY = 256
 START_MASKS = 256
+KEPT_CAPACITY = 1 << 16
+"""Largest space kept for the next search (a bigger one is let go, with its memory)."""
+
+_kept = threading.local()
+"""Each thread's spaces kept between searches, by number of pieces."""
 
 
 class DisassemblyLimitError(SearchLimitError):
@@ -125,10 +131,11 @@ def next_places(
     assembly), the first piece held still; None when some set can leave from there."""
     part = _Part(tuple(range(len(places))), places)
     lines = build_lines(assembly)
-    space = _start_space(part, START_CAPACITY)
+    space = _start_space(part, None)
     while True:
         status = kernels.search(lines, _kernel_part(part), space, 1, unit_steps)
         if status >= 0:
+            _keep(space)
             return None
         if status == kernels.FULL:
             space = _grown(space, None)
@@ -137,10 +144,12 @@ def next_places(
         else:
             break
     anchor = places[0]
-    return {
+    after = {
         (anchor, *(_unpacked(word, anchor) for word in space.states[row]))
         for row in range(1, int(space.counts[kernels.N]))
     }
+    _keep(space)
+    return after
 
 
 def _take_apart(
@@ -183,7 +192,7 @@ def _first_separation(
     the last one, and the pieces it removes; None when no move separates the part."""
     count = len(part.pieces)
     limit = run.max_states
-    space = _start_space(part, START_CAPACITY if limit is None else min(START_CAPACITY, limit))
+    space = _start_space(part, limit)
     pieces = _kernel_part(part)
     budget = FIRST_BUDGET
     while True:
@@ -193,8 +202,11 @@ def _first_separation(
         spent = time.perf_counter() - started
         run.states += int(space.counts[kernels.HEAD]) - before
         if status >= 0:
-            return _separated(run, part, space, status)
+            found = _separated(run, part, space, status)
+            _keep(space)
+            return found
         if status == kernels.DONE:
+            _keep(space)
             return None
         if status == kernels.FULL:
             if limit is not None and space.states.shape[0] >= limit:
@@ -261,20 +273,31 @@ def _shown(
     return Move(tuple(pieces[i] for i in moved), direction, distance)
 
 
-def _start_space(part: _Part, capacity: int) -> kernels.Space:
-    """A space holding the part's start only."""
-    space = _space(len(part.pieces), capacity, START_MASKS)
+def _start_space(part: _Part, limit: int | None) -> kernels.Space:
+    """A space holding the part's start only, with room for at most `limit` positions: this
+    thread's last space for as many pieces when there is one (a run takes thousands of small
+    parts apart), else a new one."""
+    count = len(part.pieces)
+    kept: dict[int, kernels.Space] = _kept.__dict__.setdefault("spaces", {})
+    space = kept.pop(count, None)
+    if space is None or (limit is not None and space.states.shape[0] > limit):
+        capacity = START_CAPACITY if limit is None else min(START_CAPACITY, limit)
+        space = _space(count, capacity, START_MASKS)
     ax, ay, az = part.start[0]
     for i, (x, y, z) in enumerate(part.start[1:]):
-        space.states[0, i] = _packed((x - ax, y - ay, z - az))
-    space.counts[kernels.N] = 1
-    space.parent[0] = -1
-    kernels.rehash(space)
+        space.child[0, i] = _packed((x - ax, y - ay, z - az))
+    kernels.restart(space)
     return space
 
 
-def _kernel_part(part: _Part) -> kernels.Part:
-    return kernels.Part(np.array(part.pieces, np.int64))
+def _keep(space: kernels.Space) -> None:
+    """Let the next search of as many pieces in this thread start from `space`."""
+    if space.states.shape[0] <= KEPT_CAPACITY:
+        _kept.__dict__.setdefault("spaces", {})[space.states.shape[1] + 1] = space
+
+
+def _kernel_part(part: _Part) -> np.ndarray:
+    return np.array(part.pieces, np.int64)
 
 
 def _more_masks(space: kernels.Space) -> kernels.Space:

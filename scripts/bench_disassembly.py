@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Speed of `slidelab polycube FILE --disassemble --distinct` on BurrTools' examples.
+
+For each example: the whole process (median wall seconds and peak memory of `--runs`
+runs), and in one process the two phases apart, median CPU seconds on one core: finding
+the assemblies (the exact cover and one assembly per class) and taking them apart.
+BurrTools itself cannot run here; its own figures for SolidSixPieceBurrs (issue 19, from a
+2026 pull request to its repository: about 8.1 s for the assemblies and 0.34 s to take them
+apart) are printed beside ours for reference, not measured in this run.
+
+    .venv/bin/python scripts/bench_disassembly.py [--runs 5] [--examples DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from timing import median_seconds
+
+from slidelab.burrtools.assemblies import search_assemblies
+from slidelab.burrtools.disassemblies import assembly_of
+from slidelab.burrtools.packing import build_packing
+from slidelab.burrtools.reader import read_xmpuzzle
+from slidelab.disassembly.search import disassemble
+from slidelab.exactcover.search import SolutionsFound
+from slidelab.runs import drive
+
+EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "burrtools"
+ITEMS = (
+    "SolidSixPieceBurrs.xmpuzzle",
+    "PelikanBurr.xmpuzzle",
+    "DraculasDentalDesaster.xmpuzzle",
+    "CubeInCage.xmpuzzle",
+)
+BURRTOOLS_SOLID_SIX = (8.1, 0.34)
+"""BurrTools' own seconds for SolidSixPieceBurrs: assemblies, taking them apart (issue 19)."""
+
+
+def whole_process(path: Path) -> tuple[float, int]:
+    """Wall seconds and peak resident kilobytes of one `slidelab polycube` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "slidelab", "polycube", str(path), "--disassemble", "--distinct"],
+        check=True,
+        capture_output=True,
+    )
+    wall = time.perf_counter() - started
+    return wall, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+
+
+def phases(path: Path, runs: int) -> tuple[float, float, int, int]:
+    """Median CPU seconds of finding the assemblies and of taking them apart, with the
+    number of assemblies and of those that come apart."""
+    puzzle = read_xmpuzzle(path)
+
+    def find() -> list[tuple[int, ...]]:
+        found: list[tuple[int, ...]] = []
+
+        def keep(batch: SolutionsFound) -> None:
+            found.extend(batch.solutions)
+
+        packing = build_packing(puzzle, 0)
+        drive(search_assemblies(packing, listing=True), on_found=keep)
+        return found
+
+    assemblies_seconds, found = median_seconds(find, runs)
+    packing = build_packing(puzzle, 0)
+    pieces = [assembly_of(packing, solution) for solution in found]
+    apart_seconds, apart = median_seconds(
+        lambda: sum(disassemble(assembly).separable for assembly in pieces), runs
+    )
+    return assemblies_seconds, apart_seconds, len(found), apart
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--examples", type=Path, default=EXAMPLES)
+    args = parser.parse_args()
+    print(f"load average: {os.getloadavg()[0]:.2f} (1 min), cores: {os.cpu_count()}")
+    print(
+        "| example | assemblies | come apart | find (CPU) | take apart (CPU) "
+        "| whole process (wall) | peak |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name in ITEMS:
+        path = args.examples / name
+        if not path.exists():
+            print(f"{name}: not found in {args.examples}; skipped")
+            continue
+        find, apart, assemblies, separable = phases(path, args.runs)
+        runs = [whole_process(path) for _ in range(args.runs)]
+        wall = statistics.median(r[0] for r in runs)
+        peak = max(r[1] for r in runs)
+        print(
+            f"| {path.stem} | {assemblies:,} | {separable:,} | {find:.3f} s | {apart:.3f} s "
+            f"| {wall:.2f} s | {peak / 1024:.0f} MiB |"
+        )
+    find_bt, apart_bt = BURRTOOLS_SOLID_SIX
+    print(
+        f"BurrTools' own figures for SolidSixPieceBurrs (not measured here): {find_bt} s to find "
+        f"the assemblies, {apart_bt} s to take them apart"
+    )
+
+
+if __name__ == "__main__":
+    main()
