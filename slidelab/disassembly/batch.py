@@ -20,6 +20,8 @@ from slidelab.disassembly.search import disassembly_steps
 from slidelab.runs import Pacer, Progress, relay
 
 PHASE = "taking assemblies apart"
+PROGRESS_SECONDS = 0.05
+"""Least time between two progress events of the list (besides its searches' own)."""
 
 STUCK_KEY = 1 << 30
 """The sort key of an assembly that does not come apart: after every level."""
@@ -52,7 +54,7 @@ def disassemble_all(
     """Take every assembly apart in turn (`disassembly_steps`), yielding progress about every
     50 ms: assemblies done, how many came apart, the fraction of the list done."""
     started = time.perf_counter()
-    pacer = Pacer(PHASE, started)
+    pacer = Pacer(PHASE, started, PROGRESS_SECONDS)
     total = max(len(assemblies), 1)
     found: list[Disassembly] = []
     separable = 0

@@ -4,6 +4,7 @@ and a Disassemble page that plays the chosen one in 3D and exports it as PNG and
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -66,15 +67,15 @@ def test_cube_in_cage_comes_apart_at_level_4_9_3_and_plays_to_the_end(
     click_solve(window, qtbot, bench)
     assert bench.solution_list.count() == 96 and set(levels(bench)) == {""}
     take_apart(window, qtbot, bench)
-    assert bench.result_text.text() == (
-        "1 of 96 assemblies come apart; the highest level is 4.9.3."
-    )
+    assert bench.result_text.text() == "1 of 96 come apart; highest level 4.9.3."
+    assert bench.status.phase.text() == "1 of 96 assemblies come apart"
     shown = levels(bench)
     assert shown.count("4.9.3") == 1 and shown.count("stuck") == 95
     # sorting by level (a click on its header) brings the one that comes apart to the top
     header = bench.solution_list.horizontalHeader()
     qtbot.mouseClick(header.viewport(), LEFT, pos=QPoint(header.sectionViewportPosition(1) + 5, 5))
     assert levels(bench)[0] == "4.9.3"
+    shoot(bench, "0-levels-sorted")
     assert bench.solution_list.current_solution() == 0  # the chosen row followed its row
     tick(qtbot, bench.solutions_only)
     assert bench.solution_list.count() == 1 and levels(bench) == ["4.9.3"]
@@ -131,6 +132,7 @@ def test_cube_in_cage_comes_apart_at_level_4_9_3_and_plays_to_the_end(
     assert reader.imageCount() == 16 * 2 + 1
     assert reader.size().width() == 120 or reader.size().height() == 120
     export.message.close()
+    shutil.copy(gif, SHOTS / "4-play.gif")
     assert player.position == 2.5 and player.counter.text() == "move 3 of 16 (separation 1)"
 
     # an assembly that does not come apart says so instead of playing
@@ -152,7 +154,7 @@ def test_a_specs_solutions_are_taken_apart_too(window: MainWindow, qtbot: QtBot)
     assert bench.solution_list.count() == 240
     take_apart(window, qtbot, bench)
     found = re.fullmatch(
-        r"(\d+) of 240 solutions come apart; the highest level is ([\d.]+)\.",
+        r"(\d+) of 240 come apart; highest level ([\d.]+)\.",
         bench.result_text.text(),
     )
     assert found, bench.result_text.text()

@@ -40,6 +40,9 @@ class SolutionTable(QTableView):
         )
         self.setModel(self.rows)
         self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(
+            self.fontMetrics().height() + 6
+        )  # a list's rows
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QTableView.SelectionMode.SingleSelection)

@@ -731,12 +731,13 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         keys, texts = level_keys(result.disassemblies)
         self.solution_list.set_levels(keys, texts)
         highest = result.highest_level
-        kind = "assemblies" if self.burr is not None else "solutions"
-        text = f"{result.separable:,} of {len(result.disassemblies):,} {kind} come apart" + (
-            f"; the highest level is {level_text(highest)}." if highest else "."
+        counted = f"{result.separable:,} of {len(result.disassemblies):,}"
+        self.result_text.setText(  # one short line: the list below takes the room
+            f"{counted} come apart"
+            + (f"; highest level {level_text(highest)}." if highest else ".")
         )
-        self.result_text.setText(text)
-        return text.split(";")[0].rstrip(".")
+        kind = "assemblies" if self.burr is not None else "solutions"
+        return f"{counted} {kind} come apart"
 
     def _classes_listed(self) -> str:
         """What the list holds after a distinct run."""
