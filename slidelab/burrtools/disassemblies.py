@@ -4,7 +4,9 @@ The assemblies are found as `slidelab polycube` finds them: every assembly in
 the fixed result, or with `distinct` one per class as BurrTools counts them
 (taking apart does not depend on how the whole is turned).  Each is then taken
 apart by `slidelab.disassembly.search`; the pieces carry their part's groups and
-their shape's weight, as BurrTools' disassembler uses them.
+their shape's weight, as BurrTools' disassembler uses them.  `listed_assembly`
+makes the assembly of a listed solution of either a BurrTools problem or a polycube
+spec (whose pieces have no groups), as the polycube tab takes its list apart.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QCheckBox
 from pytestqt.qtbot import QtBot
@@ -16,7 +16,8 @@ from pytestqt.qtbot import QtBot
 from slidelab.export.gif_options import GifOptions
 from slidelab.gui.images import save_png
 from slidelab.gui.main_window import MainWindow
-from slidelab.gui.polycube.workbench import DISASSEMBLE_PAGE, PolycubeWorkbench
+from slidelab.gui.polycube.workbench import DISASSEMBLE_PAGE, SOLVE_PAGE, PolycubeWorkbench
+from slidelab.runs import Progress
 from tests.burrtools.conftest import EXAMPLES
 from tests.gui.mouse import LEFT, click_solve
 
@@ -152,6 +153,12 @@ def test_a_specs_solutions_are_taken_apart_too(window: MainWindow, qtbot: QtBot)
     bench.distinct.setChecked(True)
     click_solve(window, qtbot, bench)
     assert bench.solution_list.count() == 240
+    bench.pages.setCurrentIndex(DISASSEMBLE_PAGE)
+    assert bench.disassembly_page.about.text() == (
+        "Solution 1: not taken apart yet (Take apart, on the Solve page)."
+    )
+    assert not bench.disassembly_page.player.play_button.isEnabled()
+    bench.pages.setCurrentIndex(SOLVE_PAGE)
     take_apart(window, qtbot, bench)
     found = re.fullmatch(
         r"(\d+) of 240 come apart; highest level ([\d.]+)\.",
@@ -163,10 +170,32 @@ def test_a_specs_solutions_are_taken_apart_too(window: MainWindow, qtbot: QtBot)
     tick(qtbot, bench.solutions_only)
     assert bench.solution_list.count() == apart
     bench.pages.setCurrentIndex(DISASSEMBLE_PAGE)
-    player = bench.disassembly_page.player
+    page = bench.disassembly_page
+    player = page.player
     assert player.moves > 0
-    player.end()
+    page.setFocus()
+    qtbot.keyClick(page, Qt.Key.Key_End)
     assert player.counter.text().startswith(f"move {player.moves} of {player.moves}")
     assert len(bench.view.hidden_keys()) == 6  # every piece but one came free
     bench.pages.setCurrentIndex(0)  # other pages show the pieces unmoved
     assert bench.view.hidden_keys() == frozenset()
+
+
+def test_taking_apart_stops_when_cancelled(window: MainWindow, qtbot: QtBot) -> None:
+    bench = window.by_family["polycube"]
+    assert isinstance(bench, PolycubeWorkbench)
+    window.open_library(bench, "soma.pcube")
+    bench.first.setValue(0)
+    click_solve(window, qtbot, bench)
+    assert bench.solution_list.count() == 11520
+    progress: list[Progress] = []
+    window.runner.progress.connect(progress.append)
+    qtbot.mouseClick(bench.take_apart_button, LEFT)
+    qtbot.waitUntil(lambda: any(event.explored for event in progress), timeout=60_000)
+    with qtbot.waitSignal(window.runner.stopped, timeout=10_000):
+        qtbot.mouseClick(bench.status.cancel_button, LEFT)
+    assert 0 < progress[-1].explored < 11520
+    assert progress[-1].phase == "taking assemblies apart"
+    assert bench.result_text.text() == "Taking apart stopped: no levels."
+    assert set(levels(bench)) == {""} and not bench.solutions_only.isEnabled()
+    assert bench.take_apart_button.isEnabled()
