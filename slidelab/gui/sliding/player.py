@@ -21,6 +21,7 @@ class SolutionPlayer(Transport):
         self.view = view
         self.puzzle: Puzzle | None = None
         self.path: tuple[Configuration, ...] = ()
+        self.end_button.setToolTip("Go to the goal (End)")
         self.set_solution(None, ())
 
     def set_solution(self, puzzle: Puzzle | None, path: tuple[Configuration, ...]) -> None:
