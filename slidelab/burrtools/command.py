@@ -25,7 +25,7 @@ from slidelab.burrtools.model import SOLVED, SOLVING, VARIABLE, Puzzle, Xmpuzzle
 from slidelab.burrtools.packing import BurrPacking, packing_steps, problem_label
 from slidelab.burrtools.reader import is_xmpuzzle, read_xmpuzzle
 from slidelab.burrtools.writer import write_xmpuzzle
-from slidelab.disassembly.model import DIRECTION_NAMES, Move, separations
+from slidelab.disassembly.model import DIRECTION_NAMES, Move, level_text, separations
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
 from slidelab.family import SubParsers
@@ -192,11 +192,6 @@ def _disassemble(packing: BurrPacking, args: argparse.Namespace, summary: dict[s
         if args.distinct and packing.problem.state == SOLVED:
             print(f"BurrTools recorded {_recorded_text(packing)}")
     return EXIT_FOUND if counted.disassemblable else EXIT_NONE
-
-
-def level_text(level: tuple[int, ...]) -> str:
-    """A level as BurrTools writes it: the moves to each separation joined by dots."""
-    return ".".join(map(str, level))
 
 
 def _taken_apart_fields(number: int, taken: TakenApart) -> dict[str, Any]:

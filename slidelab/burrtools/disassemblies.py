@@ -4,7 +4,9 @@ The assemblies are found as `slidelab polycube` finds them: every assembly in
 the fixed result, or with `distinct` one per class as BurrTools counts them
 (taking apart does not depend on how the whole is turned).  Each is then taken
 apart by `slidelab.disassembly.search`; the pieces carry their part's groups and
-their shape's weight, as BurrTools' disassembler uses them.
+their shape's weight, as BurrTools' disassembler uses them.  `listed_assembly`
+makes the assembly of a listed solution of either a BurrTools problem or a polycube
+spec (whose pieces have no groups), as the polycube tab takes its list apart.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from dataclasses import dataclass
 
 from slidelab.burrtools.assemblies import search_assemblies
 from slidelab.burrtools.packing import BurrPacking
+from slidelab.disassembly.batch import disassemble_all
 from slidelab.disassembly.model import Assembly, Disassembly, Piece
-from slidelab.disassembly.search import disassembly_steps
 from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.polycube.packing import Packing
 from slidelab.runs import Progress, relay
-
-PROGRESS_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,20 @@ def assembly_of(packing: BurrPacking, solution: tuple[int, ...]) -> Assembly:
     return Assembly(tuple(pieces))
 
 
+def spec_assembly(packing: Packing, solution: tuple[int, ...]) -> Assembly:
+    """The pieces of a solution of a polycube spec, in the order it places them, named by
+    their piece (no groups: every piece must come free; all of weight 1)."""
+    return Assembly(tuple(Piece(placed.cells, placed.piece) for placed in packing.decode(solution)))
+
+
+def listed_assembly(packing: Packing | BurrPacking, solution: tuple[int, ...]) -> Assembly:
+    """A listed solution of a spec or assembly of a BurrTools problem, as an assembly whose
+    pieces come in the order the 3D scenes draw them (`geometry.packing_scenes`)."""
+    if isinstance(packing, BurrPacking):
+        return assembly_of(packing, solution)
+    return spec_assembly(packing, solution)
+
+
 def search_disassemblies(
     packing: BurrPacking, *, distinct: bool, unit_steps: bool = False, max_states: int | None = None
 ) -> Generator[Progress, None, DisassemblyCount]:
@@ -76,21 +91,12 @@ def search_disassemblies(
         yield from relay(search_assemblies(packing, listing=True), keep)
     else:
         yield from relay(solve(packing.exact_cover), keep)
-    results = []
-    separable = 0
-    last = time.perf_counter()
-    for done, solution in enumerate(found):
-        assembly = assembly_of(packing, solution)
-        disassembly = yield from disassembly_steps(
-            assembly, unit_steps=unit_steps, max_states=max_states
+    assemblies = [assembly_of(packing, solution) for solution in found]
+    taken = yield from disassemble_all(assemblies, unit_steps=unit_steps, max_states=max_states)
+    results = tuple(
+        TakenApart(solution, assembly, disassembly)
+        for solution, assembly, disassembly in zip(
+            found, taken.assemblies, taken.disassemblies, strict=True
         )
-        separable += disassembly.separable
-        results.append(TakenApart(solution, assembly, disassembly))
-        now = time.perf_counter()
-        if now - last > PROGRESS_SECONDS:
-            last = now
-            yield Progress(
-                "taking assemblies apart", done + 1, now - started, found=separable,
-                fraction=(done + 1) / len(found),
-            )  # fmt: skip
-    return DisassemblyCount(len(found), separable, tuple(results), time.perf_counter() - started)
+    )
+    return DisassemblyCount(len(found), taken.separable, results, time.perf_counter() - started)

@@ -131,6 +131,11 @@ class Disassembly:
         return self.level[0] if self.separable and self.level else None
 
 
+def level_text(level: tuple[int, ...]) -> str:
+    """A level as BurrTools writes it: the moves to each separation joined by dots."""
+    return ".".join(map(str, level))
+
+
 def separations(tree: Separation | None) -> list[Separation]:
     """Every separation of a tree, in the order of `Separation.level`."""
     if tree is None:

@@ -8,7 +8,7 @@ sorted, into their places; selections follow their rows through every change.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -26,6 +26,8 @@ class TableColumn:
     title: str
     name: str
     tip: str = ""
+    text: Callable[[int], str] | None = None
+    """How a value is written (a sort key shown as what it stands for); None: as a number."""
 
 
 class ArrayTableModel(QAbstractTableModel):
@@ -48,8 +50,9 @@ class ArrayTableModel(QAbstractTableModel):
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole:
-            column = self.store.column(self._columns[index.column()].name)
-            return f"{column[self._order[index.row()]]}"
+            shown = self._columns[index.column()]
+            value = self.store.column(shown.name)[self._order[index.row()]]
+            return f"{value}" if shown.text is None else shown.text(int(value))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         return None
@@ -84,6 +87,15 @@ class ArrayTableModel(QAbstractTableModel):
             self.beginInsertRows(QModelIndex(), len(self._order), len(order) - 1)
             self._order = order
             self.endInsertRows()
+
+    def set_column(self, name: str, values: np.ndarray) -> None:
+        """Replace every row's value in one column, and arrange the rows again."""
+        self.store.column(name)[:] = values
+        self._arrange(self._arrangement)
+        if len(self._order):
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._order) - 1, len(self._columns) - 1)
+            )
 
     def set_ranges(self, ranges: tuple[tuple[str, int, int], ...]) -> None:
         """Show only the rows whose values lie in the ranges: (column, low, high)."""

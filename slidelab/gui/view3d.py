@@ -330,6 +330,19 @@ class VoxelView(QWidget):
         self._hidden = frozenset(keys)
         self._restyle()
 
+    def highlighted_keys(self) -> frozenset[str]:
+        """The pieces drawn highlighted."""
+        return self._highlighted
+
+    def hidden_keys(self) -> frozenset[str]:
+        """The pieces left out of the picture."""
+        return self._hidden
+
+    def offset_of(self, key: str) -> tuple[float, float, float]:
+        """The extra (dx, dy, dz) a piece is moved by (`set_offsets`)."""
+        x, y, z = (float(c) for c in self._offsets.get(key, (0.0, 0.0, 0.0)))
+        return (x, y, z)
+
     def set_offsets(self, offsets: Mapping[str, Sequence[float]]) -> None:
         """Move pieces by these extra (dx, dy, dz), on top of the explode offsets."""
         self._offsets = {key: np.asarray(value, float) for key, value in offsets.items()}
@@ -602,6 +615,11 @@ class VoxelView(QWidget):
                 del frame  # its GL objects go while the context is still current
         finally:
             self._gl.doneCurrent()
+
+    def render_image(self, size: tuple[int, int] | None = None) -> QImage:
+        """The view rendered at `size` (width, height) pixels, or as shown when None (also
+        when the view is hidden: animation exports draw frames this way)."""
+        return self._render(size)
 
     def export_png(self, path: str) -> None:
         """Save the view as a PNG image, atomically."""

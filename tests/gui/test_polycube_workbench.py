@@ -127,7 +127,7 @@ def open_burrtools(window: MainWindow, path: Path, recorded: str):
     assert window.workbench is bench and bench.burr is not None
     assert not bench.pages.isTabEnabled(0) and bench.pages.currentIndex() == 2
     assert bench.recorded.text().startswith(f"BurrTools recorded: {recorded}")
-    assert "slidelab does not test disassembly" in bench.recorded.text()
+    assert "Take apart tests them here" in bench.recorded.text()
     return bench
 
 

@@ -1,10 +1,13 @@
 """The polycube workbench: build pieces and a box by clicking layers, solve, browse in 3D.
 
 The document is a polycube spec (Knuth's format).  Three pages share one 3D view:
-Pieces (the selected piece, turned through its rotations), Box, and Solve (the
-solution chosen in the browser, with an assembly animation dropping the pieces in).
+Pieces (the selected piece, turned through its rotations), Box, Solve (the
+solution chosen in the browser, with an assembly animation dropping the pieces in)
+and Disassemble (how the chosen solution comes apart, played move by move).
 A BurrTools file (.xmpuzzle) opens for solving only: pick one of its problems,
-count its assemblies as BurrTools does, and browse them in 3D.
+count its assemblies as BurrTools does, and browse them in 3D.  Take apart runs
+the disassembler on every listed solution or assembly, adding a level column to
+sort by and a filter keeping those that come apart.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
 from slidelab.burrtools.convert import puzzle_from_spec
+from slidelab.burrtools.disassemblies import listed_assembly
 from slidelab.burrtools.model import Puzzle
 from slidelab.burrtools.model import Shape as BurrShape
 from slidelab.burrtools.packing import BurrPacking, check_problem, problem_label
@@ -44,6 +48,8 @@ from slidelab.burrtools.packing import packing_steps as burr_packing_steps
 from slidelab.burrtools.reader import EXTENSION as XMPUZZLE
 from slidelab.burrtools.reader import is_xmpuzzle, read_xmpuzzle
 from slidelab.burrtools.writer import write_xmpuzzle
+from slidelab.disassembly.batch import TakenApartAll, disassemble_all, level_keys
+from slidelab.disassembly.model import level_text
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.dlxformat import format_problem
 from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
@@ -52,6 +58,8 @@ from slidelab.geometry.packing_scenes import burr_scene, polycube_scene
 from slidelab.geometry.palettes import piece_colour
 from slidelab.geometry.scene import ScenePiece
 from slidelab.gui.layer_grid import LayerGrid
+from slidelab.gui.polycube.disassembly_player import DisassemblyPage
+from slidelab.gui.polycube.solution_table import SolutionTable
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.undo import Snapshot
 from slidelab.gui.view3d import VoxelView
@@ -73,6 +81,7 @@ DROP_HEIGHT = 6.0
 """How far above its place a piece starts in the assembly animation."""
 DROP_STEPS = 8
 DROP_MS = 30
+SOLVE_PAGE, DISASSEMBLE_PAGE = 2, 3
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,6 +118,10 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         self._burr_packing: BurrPacking | None = None
         """The packing of the chosen problem, once a run has built it."""
         self._solutions: list[tuple[int, ...]] = []
+        self._taken: TakenApartAll | None = None
+        """The listed solutions taken apart (in the order found), once Take apart ran."""
+        self._run_kind = ""
+        """What the running run does: "solve" or "take apart"."""
         self._rotation = 0
         self._painting = True
         """Whether the current drag adds cells (True) or removes them."""
@@ -123,6 +136,8 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         self.pages.addTab(self._pieces_page(), "Pieces")
         self.pages.addTab(self._box_page(), "Box")
         self.pages.addTab(self._solve_page(), "Solve")
+        self.disassembly_page = DisassemblyPage(self.view)
+        self.pages.addTab(self.disassembly_page, "Disassemble")
         self.pages.currentChanged.connect(self._refresh_view)
         self.place([self.pages, self.view], [330, 700])
 
@@ -223,8 +238,17 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         self.problem_text.setWordWrap(True)
         self.result_text = QLabel()
         self.result_text.setWordWrap(True)
-        self.solution_list = QListWidget()
-        self.solution_list.currentRowChanged.connect(self._solution_chosen)
+        self.solution_list = SolutionTable()
+        self.solution_list.solutionChosen.connect(self._solution_chosen)
+        self.take_apart_button = QPushButton("Take apart")
+        self.take_apart_button.setToolTip(
+            "Find how each listed solution comes apart by sliding pieces (its level: moves to "
+            "each separation), then play it on the Disassemble page"
+        )
+        self.take_apart_button.clicked.connect(self.take_apart)
+        self.solutions_only = QCheckBox("Solutions only")
+        self.solutions_only.setToolTip("List only those that come apart")
+        self.solutions_only.toggled.connect(self.solution_list.set_solutions_only)
         self.shown_pieces = QListWidget()
         self.shown_pieces.setToolTip("Untick a piece to hide it")
         self.shown_pieces.setMaximumHeight(120)
@@ -243,6 +267,10 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         layout.addWidget(self.problem_text)
         layout.addWidget(self.result_text)
         layout.addWidget(self.solution_list, 1)
+        taking_apart = QHBoxLayout()
+        taking_apart.addWidget(self.take_apart_button)
+        taking_apart.addWidget(self.solutions_only, 1)
+        layout.addLayout(taking_apart)
         layout.addWidget(QLabel("Pieces shown"))
         layout.addWidget(self.shown_pieces)
         layout.addWidget(self.assemble_button)
@@ -302,7 +330,7 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
             else "Distinct only (up to the box's symmetries)"
         )
         if on:
-            self.pages.setCurrentIndex(2)
+            self.pages.setCurrentIndex(SOLVE_PAGE)
 
     def _problem_chosen(self) -> None:
         assert self.burr is not None
@@ -316,7 +344,7 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         if problem.solutions is not None:
             figures.append(
                 f"{problem.solutions:,} solutions (assemblies BurrTools could also take apart; "
-                "slidelab does not test disassembly)"
+                "Take apart tests them here)"
             )
         self.recorded.setText(
             "BurrTools recorded: " + "; ".join(figures) + "."
@@ -387,6 +415,10 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
 
     def _forget_solutions(self) -> None:
         self._solutions = []
+        self._taken = None
+        self.solutions_only.blockSignals(True)
+        self.solutions_only.setChecked(False)
+        self.solutions_only.blockSignals(False)
         self.solution_list.clear()
         self.shown_pieces.clear()
         self.result_text.setText("")
@@ -476,6 +508,11 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
     def _refresh_view(self) -> None:
         page = self.pages.currentIndex()
         self._drop_timer.stop()
+        if page != DISASSEMBLE_PAGE:
+            self.disassembly_page.player.pause()
+            self.view.set_offsets({})
+            self.view.set_hidden([])
+            self.view.set_highlighted([])
         if page == 0:
             n = self._selected()
             if n is None or not self.draft.pieces[n].cells:
@@ -495,7 +532,7 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
             box = ScenePiece("box", "the box", tuple(sorted(self.draft.box)), BOX_COLOUR)
             self.view.set_scene(None, [box] if self.draft.box else [])
         else:
-            self._solution_chosen(self.solution_list.currentRow())
+            self._solution_chosen(self.solution_list.current_solution())
 
     def solution_scene(self, solution: tuple[int, ...]) -> list[ScenePiece]:
         """The pieces of one solution (or assembly), coloured by kind."""
@@ -511,18 +548,27 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         return self.draft.box
 
     def _solution_chosen(self, row: int) -> None:
-        if self.pages.currentIndex() != 2:
+        page = self.pages.currentIndex()
+        if page not in (SOLVE_PAGE, DISASSEMBLE_PAGE):
             return
         self._drop_timer.stop()
         target = self._target_cells()
         if not 0 <= row < len(self._solutions):
             box = ScenePiece("box", "the box", tuple(sorted(target)), BOX_COLOUR)
             self.view.set_scene(None, [box] if target else [])
+            self.disassembly_page.show_nothing(
+                "Choose a solution on the Solve page." if self._solutions else
+                "Solve first (Solve page), then take the list apart (Take apart)."
+            )  # fmt: skip
             return
         scene = self.solution_scene(self._solutions[row])
         self.view.set_offsets({})
         self.view.set_hidden([])
+        self.view.set_highlighted([])
         self.view.set_scene(_bounds(target), scene)
+        if page == DISASSEMBLE_PAGE:
+            self._show_disassembly(row, [piece.key for piece in scene])
+            return
         self.shown_pieces.blockSignals(True)
         self.shown_pieces.clear()
         for piece in scene:
@@ -533,13 +579,25 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
             self.shown_pieces.addItem(item)
         self.shown_pieces.blockSignals(False)
 
+    def _show_disassembly(self, row: int, keys: list[str]) -> None:
+        """Play how solution `row` comes apart on the Disassemble page."""
+        title = f"{'Assembly' if self.burr is not None else 'Solution'} {row + 1}"
+        if self._taken is None:
+            self.disassembly_page.show_nothing(
+                f"{title}: not taken apart yet (Take apart, on the Solve page)."
+            )
+            return
+        self.disassembly_page.show_disassembly(
+            title, self._taken.assemblies[row], self._taken.disassemblies[row], keys
+        )
+
     def _visibility_changed(self) -> None:
         items = [self.shown_pieces.item(n) for n in range(self.shown_pieces.count())]
         self.view.set_hidden([i.text() for i in items if i.checkState() != Qt.CheckState.Checked])
 
     def assemble(self) -> None:
         """Animate the shown solution: hide every piece, then drop them in one by one."""
-        row = self.solution_list.currentRow()
+        row = self.solution_list.current_solution()
         if not 0 <= row < len(self._solutions):
             return
         self._solution_chosen(row)
@@ -573,6 +631,8 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
             self.problem_text.setText("; ".join(problems).capitalize() + "." if problems else "")
             ready = not problems
         self.solve_button.setEnabled(ready and not self.runner.busy)
+        self.take_apart_button.setEnabled(bool(self._solutions) and not self.runner.busy)
+        self.solutions_only.setEnabled(self._taken is not None)
         self.remove_button.setEnabled(bool(self.draft.pieces))
 
     def solve(self) -> None:
@@ -612,8 +672,26 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
 
         self._forget_solutions()
         self.result_text.setText("Solving…")
-        self.pages.setCurrentIndex(2)
+        self.pages.setCurrentIndex(SOLVE_PAGE)
+        self._run_kind = "solve"
         self.start_run("polycube", run)
+
+    def take_apart(self) -> None:
+        """Take every listed solution (or assembly) apart on the solver thread: each gets a
+        level in the list, and the Disassemble page plays the chosen one."""
+        packing = self._burr_packing if self.burr is not None else self._packing
+        solutions = tuple(self._solutions)
+        if packing is None or not solutions:
+            return
+
+        def run() -> Solver[TakenApartAll]:
+            assemblies = [listed_assembly(packing, solution) for solution in solutions]
+            return (yield from disassemble_all(assemblies))
+
+        self._taken = None
+        self.result_text.setText(f"Taking {len(solutions):,} apart…")
+        self._run_kind = "take apart"
+        self.start_run("taking apart", run)
 
     def run_found(self, batch: PackedSolutions) -> None:
         if isinstance(batch.packing, BurrPacking):
@@ -622,13 +700,13 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
             self._packing = batch.packing
         start = len(self._solutions)
         self._solutions += batch.solutions
-        self.solution_list.addItems(
-            [f"Solution {k}" for k in range(start + 1, len(self._solutions) + 1)]
-        )
+        self.solution_list.add_solutions(start, len(self._solutions))
         if start == 0:
             self.solution_list.setCurrentRow(0)
 
     def run_finished(self, result: object) -> str:
+        if isinstance(result, TakenApartAll):
+            return self._taken_apart(result)
         if isinstance(result, DistinctCount):
             symmetry = "rotations and reflections" if result.reflections else "rotations"
             text = (
@@ -647,12 +725,29 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         self.result_text.setText(text)
         return text.split(";")[0].rstrip(".")
 
+    def _taken_apart(self, result: TakenApartAll) -> str:
+        """Show the levels in the list, and the chosen one on the Disassemble page."""
+        self._taken = result
+        keys, texts = level_keys(result.disassemblies)
+        self.solution_list.set_levels(keys, texts)
+        highest = result.highest_level
+        counted = f"{result.separable:,} of {len(result.disassemblies):,}"
+        self.result_text.setText(  # one short line: the list below takes the room
+            f"{counted} come apart"
+            + (f"; highest level {level_text(highest)}." if highest else ".")
+        )
+        kind = "assemblies" if self.burr is not None else "solutions"
+        return f"{counted} {kind} come apart"
+
     def _classes_listed(self) -> str:
         """What the list holds after a distinct run."""
         return " The list shows one of each class." if self._solutions else ""
 
     def run_stopped(self) -> None:
-        self.result_text.setText(f"Stopped after {len(self._solutions):,} solutions.")
+        if self._run_kind == "take apart":
+            self.result_text.setText("Taking apart stopped: no levels.")
+        else:
+            self.result_text.setText(f"Stopped after {len(self._solutions):,} solutions.")
 
     def solution_count(self) -> int:
         """Solutions listed in the browser (for tests)."""

@@ -1,0 +1,95 @@
+"""Taking a list of assemblies apart in one run, and sorting them by level.
+
+`disassemble_all` is one solver for the whole list: its progress counts the
+assemblies done (`explored`) and those that came apart (`found`), and it can be
+stopped between them (and within one, at its search's own progress events).
+`level_keys` turns the results into integers that sort as levels do, for lists
+that sort and filter integer columns.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from slidelab.disassembly.model import Assembly, Disassembly, level_text
+from slidelab.disassembly.search import disassembly_steps
+from slidelab.runs import Pacer, Progress, relay
+
+PHASE = "taking assemblies apart"
+PROGRESS_SECONDS = 0.05
+"""Least time between two progress events of the list (besides its searches' own)."""
+
+STUCK_KEY = 1 << 30
+"""The sort key of an assembly that does not come apart: after every level."""
+UNTRIED_KEY = STUCK_KEY + 1
+"""The sort key of an assembly not taken apart yet: last of all."""
+
+
+@dataclass(frozen=True)
+class TakenApartAll:
+    """A list of assemblies and how each comes apart (or not), in the same order."""
+
+    assemblies: tuple[Assembly, ...]
+    disassemblies: tuple[Disassembly, ...]
+    seconds: float
+
+    @property
+    def separable(self) -> int:
+        """How many of the assemblies come apart."""
+        return sum(d.separable for d in self.disassemblies)
+
+    @property
+    def highest_level(self) -> tuple[int, ...] | None:
+        """The greatest level among those that come apart (compared move count first)."""
+        return max((d.level for d in self.disassemblies if d.separable), default=None)
+
+
+def disassemble_all(
+    assemblies: Sequence[Assembly], *, unit_steps: bool = False, max_states: int | None = None
+) -> Generator[Progress, None, TakenApartAll]:
+    """Take every assembly apart in turn (`disassembly_steps`), yielding progress about every
+    50 ms: assemblies done, how many came apart, the fraction of the list done."""
+    started = time.perf_counter()
+    pacer = Pacer(PHASE, started, PROGRESS_SECONDS)
+    total = max(len(assemblies), 1)
+    found: list[Disassembly] = []
+    separable = 0
+
+    def overall(_inner: Progress) -> Progress:
+        """The list's progress in place of one search's."""
+        return Progress(
+            PHASE, len(found), time.perf_counter() - started, found=separable,
+            fraction=len(found) / total,
+        )  # fmt: skip
+
+    for assembly in assemblies:
+        steps = disassembly_steps(assembly, unit_steps=unit_steps, max_states=max_states)
+        disassembly = yield from relay(steps, report=overall)
+        found.append(disassembly)
+        separable += disassembly.separable
+        event = pacer.due(len(found), len(found) / total)
+        if event is not None:
+            yield Progress(PHASE, event.explored, event.elapsed, found=separable,
+                           fraction=event.fraction)  # fmt: skip
+    return TakenApartAll(tuple(assemblies), tuple(found), time.perf_counter() - started)
+
+
+def level_keys(disassemblies: Sequence[Disassembly | None]) -> tuple[np.ndarray, list[str]]:
+    """Integer sort keys for the assemblies' levels, and the text of each key below
+    `STUCK_KEY`: equal levels share a key, and keys follow the levels' order (moves to the
+    first separation first, then to the next, ...); an assembly that does not come apart gets
+    `STUCK_KEY`, one not tried (None) `UNTRIED_KEY`."""
+    levels = sorted({d.level for d in disassemblies if d is not None and d.separable})
+    rank = {level: k for k, level in enumerate(levels)}
+    keys = np.array(
+        [
+            UNTRIED_KEY if d is None else rank[d.level] if d.separable else STUCK_KEY
+            for d in disassemblies
+        ],
+        np.int64,
+    )
+    return keys, [level_text(level) for level in levels]
