@@ -34,7 +34,7 @@ same matchings counted on bitsets, part by connected part (a pair is a part of o
 cell of each shape), within `Mode.bits_nodes` nodes.  When the shapes have at most 64
 cells a count builds no lists at all: the orientation levels keep each cell's partners
 as one word (`Tree.rows`, `Tree.cols`, a colour at a time, so that siblings share their
-parents' work), and `_count_leaf` makes the forced moves on those words (a source cell
+parents' work), and `_leaf_moves` makes the forced moves on those words (a source cell
 with one target cell left takes it in every colour that joins them) and hands the rest
 to the same bitset count.
 
@@ -125,16 +125,17 @@ class Bits(NamedTuple):
     """`_count_bits`' graph (rows: source cells, columns: target cells) and stack."""
 
     row_edges: np.ndarray
-    """[i]: the columns row i has edges to (uint64, 64 entries)."""
+    """[0, i]: the columns row i has edges to (uint64, 1 x 64 entries: one level, laid out
+    as `Tree.rows`, so that `_count_graph` reads both without making views)."""
     col_edges: np.ndarray
-    """[j]: the rows column j has edges to."""
+    """[0, j]: the rows column j has edges to."""
     column: np.ndarray
     """[y]: the column of target cell y."""
     weight: np.ndarray
     """[i, j]: the colours that join row i and column j (64 x 64), where `multi` says
     there are several (one elsewhere)."""
     multi: np.ndarray
-    """[i]: the columns row i has several colours to (64 entries)."""
+    """[0, i]: the columns row i has several colours to (1 x 64 entries)."""
     free_rows: np.ndarray
     """[depth]: the rows not matched yet (65 entries, as the next ones)."""
     free_cols: np.ndarray
@@ -213,6 +214,16 @@ class Mode(NamedTuple):
     it leaves them to `_match`, which can stop and carry on in the next call."""
 
 
+# Reference counts.  numba counts the references to every array a function holds, with an
+# atomic add at each copy (a field read from a NamedTuple, a row view, an argument, an
+# argument copied into an inlined helper) and one at its end, and prunes only the pairs it
+# can see are balanced: not those of an array used across loops and calls.  At a leaf or a
+# matching node that cost two atomic operations per array per call, about a third of a
+# count's time.  So `search` takes its arrays out of the NamedTuples once, at its top, and
+# the helpers it calls in its loops are compiled with `_nrt=False` (numba's switch for its
+# reference counts, which the helpers they call inherit): they neither allocate nor return
+# arrays, and the caller holds a reference to each array they are given for the whole call.
+
 _ONE = np.uint64(1)
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -229,13 +240,14 @@ def _popcount(word):
     return np.int64((word * _H01) >> np.uint64(56))
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _forced_cells(tree, tables):
     """tree.forced[k, i]: the source cells colour k must take when its orientation index is i."""
     choice, unique, forced = tree.choice, tree.unique, tree.forced
+    target_mask, footprint_start = tables.target_mask, tables.footprint_start
+    footprint_target, footprint_source = tables.footprint_target, tables.footprint_source
     d = choice.size // 2
     group = tables.source_mask.shape[1]
-    target_mask = tables.target_mask
     for w in range(target_mask.shape[1]):
         once = np.uint64(0)
         twice = np.uint64(0)
@@ -249,11 +261,11 @@ def _forced_cells(tree, tables):
                 forced[k, i, w] = 0
     for k in range(d):
         q = choice[k]
-        for e in range(tables.footprint_start[q], tables.footprint_start[q + 1]):
-            y = tables.footprint_target[e]
+        for e in range(footprint_start[q], footprint_start[q + 1]):
+            y = footprint_target[e]
             if (unique[y >> 6] >> np.uint64(y & 63)) & np.uint64(1):
                 for i in range(group):
-                    x = tables.footprint_source[i, e]
+                    x = footprint_source[i, e]
                     forced[k, i, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
 
 
@@ -346,7 +358,7 @@ def _prematch(choice, tables, leaf):
     return left
 
 
-@kernel(cache=True, nogil=True, inline="always")
+@kernel(cache=True, nogil=True, _nrt=False)
 def _pair_off(left, d, leaf, most, st):
     """Settle the pairs among the unmatched cells, unless their choices multiply past `most`.
 
@@ -399,7 +411,7 @@ def _sole_partner(x, d, edge_s):
     return y
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _start_match(leaf, st):
     """Make the unmatched cells `_match`'s items and put it at its first node."""
     n = leaf.colour.size
@@ -417,7 +429,7 @@ def _start_match(leaf, st):
     leaf.item[0] = -1
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _fewest_options(leaf, left, d):
     """The unmatched cell with the fewest options left, sources first, then reading order
     (x, or n + y for a target cell), and that number of options."""
@@ -437,7 +449,7 @@ def _fewest_options(leaf, left, d):
     return best, least
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _next_option(leaf, item, after, d):
     """The first option of `item` after option `after` (x * d + k), or -1.
 
@@ -463,7 +475,7 @@ def _next_option(leaf, item, after, d):
     return best
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _take(leaf, x, k, d, change):
     """Match (change = -1) or unmatch (change = 1) source cell x in colour k: the options
     that compete with that edge leave (or come back to) their cells' counts."""
@@ -484,7 +496,7 @@ def _take(leaf, x, k, d, change):
         leaf.taken[y] = 1
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _walk(leaf, left, depth, d, budget):
     """Search matchings of the `left` cells in `leaf.free_s` and `leaf.free_t` from `depth`
     until one is complete (depth == left), the search is over or `budget` nodes are used.
@@ -523,7 +535,7 @@ def _walk(leaf, left, depth, d, budget):
     return DONE, 0, steps
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _match(tree, tables, leaf, out, mode, budget):
     """Search the matchings of the unmatched cells for about `budget` nodes, counting or
     storing each one.
@@ -553,7 +565,7 @@ def _match(tree, tables, leaf, out, mode, budget):
         depth -= 1
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _count_bits(leaf, d, limit):
     """The number of matchings of the unmatched cells (at most 64 of each shape), by a
     search on bitsets, or -1 if that takes more than `limit` nodes; and whether every
@@ -563,36 +575,39 @@ def _count_bits(leaf, d, limit):
     from 0 (`_count_graph` counts them).
     """
     bits = leaf.bits
-    n = leaf.colour.size
+    row_edges, col_edges, multi = bits.row_edges, bits.col_edges, bits.multi
+    column, weight = bits.column, bits.weight
+    colour, taken, edge_s = leaf.colour, leaf.taken, leaf.edge_s
+    n = colour.size
     rows = 0
     cols = 0
     for c in range(n):
-        if not leaf.taken[c]:
-            bits.column[c] = cols
-            bits.col_edges[cols] = 0
+        if not taken[c]:
+            column[c] = cols
+            col_edges[0, cols] = 0
             cols += 1
     for x in range(n):
-        if leaf.colour[x] >= 0:
+        if colour[x] >= 0:
             continue
-        bits.row_edges[rows] = 0
-        bits.multi[rows] = 0
+        row_edges[0, rows] = 0
+        multi[0, rows] = 0
         for k in range(d):
-            y = leaf.edge_s[x, k]
+            y = edge_s[x, k]
             if y >= 0:
-                bits.weight[rows, bits.column[y]] = 0
+                weight[rows, column[y]] = 0
         for k in range(d):
-            y = leaf.edge_s[x, k]
+            y = edge_s[x, k]
             if y >= 0:
-                j = bits.column[y]
+                j = column[y]
                 bit = _ONE << np.uint64(j)
-                bits.weight[rows, j] += 1
-                if bits.row_edges[rows] & bit:
-                    bits.multi[rows] |= bit
-                bits.row_edges[rows] |= bit
-                bits.col_edges[j] |= _ONE << np.uint64(rows)
+                weight[rows, j] += 1
+                if row_edges[0, rows] & bit:
+                    multi[0, rows] |= bit
+                row_edges[0, rows] |= bit
+                col_edges[0, j] |= _ONE << np.uint64(rows)
         rows += 1
     return _count_graph(
-        bits, bits.row_edges, bits.col_edges, bits.multi, _below(rows), _below(cols), limit
+        bits, row_edges, col_edges, multi, np.int64(0), _below(rows), _below(cols), limit
     )
 
 
@@ -604,21 +619,23 @@ def _below(size):
     return (_ONE << np.uint64(size - 1)) | ((_ONE << np.uint64(size - 1)) - _ONE)
 
 
-@kernel(cache=True, nogil=True, inline="always")
-def _count_leaf(tree, tables, bits, limit):
-    """A count's leaf on one-word bitsets: the number of matchings of the graph of the d
-    maps (`tree.rows[d]`, `tree.cols[d]`), or -1 if they take more than `limit` nodes;
-    and whether forced moves settled them (0 when a cell is left without partners).
+@kernel(cache=True, nogil=True, _nrt=False)
+def _leaf_moves(choice, image_bit, row_edges, col_edges, multi, weight, free_s, free_t):
+    """A count's leaf on one-word bitsets: the forced moves in the graph of the d maps
+    (`Tree.rows[d]`, `Tree.cols[d]`, `Tree.multi[d]`) on the source cells `free_s` and the
+    target cells `free_t`.  Returns the number of ways they were made (0 when a cell is left
+    without partners) and the cells they leave, whose matchings `_count_graph` counts, with
+    `weight` set where several colours join a row and a column.
 
     Forced moves: a source cell with one target cell left takes it (in each colour that
     joins them, which multiplies the count), and a target cell with one source cell left
-    likewise, until none is left; what remains goes to `_count_graph`.
+    likewise, until none is left.
+
+    It takes whole arrays and reads the 2-D ones at [d, x] (a row view would be a new
+    reference), and counts no references (`_nrt=False`): inlined, its arguments would be
+    counted at every leaf.
     """
-    choice = tree.choice
     d = choice.size // 2
-    row_edges, col_edges, multi = tree.rows[d], tree.cols[d], tree.multi[d]
-    free_s = tables.full_source[0]
-    free_t = tables.full_target[0]
     total = 1
     again = True
     while again:
@@ -627,12 +644,12 @@ def _count_leaf(tree, tables, bits, limit):
         while rest:
             x = _lowest(rest)
             rest &= rest - _ONE
-            r = row_edges[x] & free_t
+            r = row_edges[d, x] & free_t
             if r == 0:
-                return 0, True
+                return 0, free_s, free_t
             if r & (r - _ONE) == 0:
-                if multi[x] & r:
-                    total *= _colours(choice, tables, x, r)
+                if multi[d, x] & r:
+                    total *= _colours(choice, image_bit, x, r)
                 free_s &= ~(_ONE << np.uint64(x))
                 free_t &= ~r
                 again = True
@@ -640,47 +657,45 @@ def _count_leaf(tree, tables, bits, limit):
         while rest:
             y = _lowest(rest)
             rest &= rest - _ONE
-            c = col_edges[y] & free_s
+            c = col_edges[d, y] & free_s
             if c == 0:
-                return 0, True
+                return 0, free_s, free_t
             if c & (c - _ONE) == 0:
                 x = _lowest(c)
                 bit = _ONE << np.uint64(y)
-                if multi[x] & bit:
-                    total *= _colours(choice, tables, x, bit)
+                if multi[d, x] & bit:
+                    total *= _colours(choice, image_bit, x, bit)
                 free_s &= ~c
                 free_t &= ~bit
                 again = True
-    if free_s == 0:
-        return total, True
     rest = free_s
     while rest:
         x = _lowest(rest)
         rest &= rest - _ONE
-        several = multi[x] & free_t
+        several = multi[d, x] & free_t
         while several:
             bit = several & (~several + _ONE)
             several &= several - _ONE
-            bits.weight[x, _lowest(bit)] = _colours(choice, tables, x, bit)
-    ways, _ = _count_graph(bits, row_edges, col_edges, multi, free_s, free_t, limit)
-    return (ways * total if ways >= 0 else ways), False
+            weight[x, _lowest(bit)] = _colours(choice, image_bit, x, bit)
+    return total, free_s, free_t
 
 
-@kernel(cache=True, nogil=True)
-def _colours(choice, tables, x, bit):
+@kernel(cache=True, nogil=True, _nrt=False)
+def _colours(choice, image_bit, x, bit):
     """How many of the d maps send source cell x to the target cell of `bit`."""
     d = choice.size // 2
     ways = 0
     for k in range(d):
-        ways += tables.image_bit[choice[k], choice[d + k], x] == bit
+        ways += image_bit[choice[k], choice[d + k], x] == bit
     return ways
 
 
 @kernel(cache=True, nogil=True)
-def _count_graph(bits, row_edges, col_edges, multi, rows, cols, limit):
-    """The number of matchings of `rows` with `cols` in the graph of `row_edges` and
-    `col_edges` (weighted by `bits.weight` where `multi` says), or -1 if that takes more
-    than `limit` nodes; and whether every connected part was one row and one column.
+def _count_graph(bits, row_edges, col_edges, multi, level, rows, cols, limit):
+    """The number of matchings of `rows` with `cols` in the graph of `row_edges[level]` and
+    `col_edges[level]` (weighted by `bits.weight` where `multi[level]` says), or -1 if that
+    takes more than `limit` nodes; and whether every connected part was one row and one
+    column.
 
     The parts are counted apart (`_count_part`) and their counts multiplied.
     """
@@ -695,18 +710,18 @@ def _count_graph(bits, row_edges, col_edges, multi, rows, cols, limit):
         while grown:
             reached = np.uint64(0)
             while grown:
-                reached |= row_edges[_lowest(grown)]
+                reached |= row_edges[level, _lowest(grown)]
                 grown &= grown - _ONE
             reached &= cols & ~part_cols
             part_cols |= reached
             while reached:
-                grown |= col_edges[_lowest(reached)]
+                grown |= col_edges[level, _lowest(reached)]
                 reached &= reached - _ONE
             grown &= rows & ~part_rows
             part_rows |= grown
         unseen &= ~part_rows
         ways, used = _count_part(
-            bits, row_edges, col_edges, multi, part_rows, part_cols, limit - nodes
+            bits, row_edges, col_edges, multi, level, part_rows, part_cols, limit - nodes
         )
         nodes += used
         if ways <= 0:
@@ -717,7 +732,7 @@ def _count_graph(bits, row_edges, col_edges, multi, rows, cols, limit):
 
 
 @kernel(cache=True, nogil=True)
-def _count_part(bits, row_edges, col_edges, multi, rows, cols, limit):
+def _count_part(bits, row_edges, col_edges, multi, level, rows, cols, limit):
     """The number of matchings of `rows` with `cols` (a connected part), and the nodes
     used, or -1 if that takes more than `limit` nodes.
 
@@ -726,6 +741,7 @@ def _count_part(bits, row_edges, col_edges, multi, rows, cols, limit):
     """
     free_rows, free_cols = bits.free_rows, bits.free_cols
     pivot, options, total, times = bits.pivot, bits.options, bits.total, bits.times
+    weight = bits.weight
     free_rows[0] = rows
     free_cols[0] = cols
     depth = 0
@@ -747,20 +763,20 @@ def _count_part(bits, row_edges, col_edges, multi, rows, cols, limit):
                 while rest:
                     i = _lowest(rest)
                     rest &= rest - np.uint64(1)
-                    m = _popcount(row_edges[i] & c)
+                    m = _popcount(row_edges[level, i] & c)
                     if m < least:
                         least = m
                         pivot[depth] = i
-                        options[depth] = row_edges[i] & c
+                        options[depth] = row_edges[level, i] & c
                 rest = c
                 while rest and least > 1:
                     j = _lowest(rest)
                     rest &= rest - np.uint64(1)
-                    m = _popcount(col_edges[j] & r)
+                    m = _popcount(col_edges[level, j] & r)
                     if m < least:
                         least = m
                         pivot[depth] = 64 + j
-                        options[depth] = col_edges[j] & r
+                        options[depth] = col_edges[level, j] & r
                 total[depth] = 0
                 value = -1 if least > 0 else 0
         if value < 0 and options[depth]:
@@ -769,7 +785,7 @@ def _count_part(bits, row_edges, col_edges, multi, rows, cols, limit):
             p = pivot[depth]
             i, j = (p, other) if p < 64 else (other, p - 64)
             bit = _ONE << np.uint64(j)
-            times[depth] = bits.weight[i, j] if multi[i] & bit else 1
+            times[depth] = weight[i, j] if multi[level, i] & bit else 1
             free_rows[depth + 1] = free_rows[depth] & ~(_ONE << np.uint64(i))
             free_cols[depth + 1] = free_cols[depth] & ~bit
             depth += 1
@@ -791,7 +807,7 @@ def _lowest(word):
     return _popcount((word & (~word + np.uint64(1))) - np.uint64(1))
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _pieces_ok(choice, leaf, neighbours):
     """Whether every colour class is 4-connected and colours sharing a map are in order."""
     colour, first, size, mark, stack = leaf.colour, leaf.first, leaf.size, leaf.mark, leaf.stack
@@ -833,7 +849,7 @@ def _pieces_ok(choice, leaf, neighbours):
     return True
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, _nrt=False)
 def _expand(tree, tables, leaf, out, mode):
     """Count (and with `keep` store) the matching in `colour` with every choice for the pairs.
 
@@ -886,22 +902,38 @@ def _choices(lv, d, placements, group):
 
 @kernel(cache=True, nogil=True)
 def search(tables, tree, leaf, out, mode, budget):
-    """Advance the search by about `budget` steps; returns DONE, BUDGET_USED or BUFFER_FULL."""
+    """Advance the search by about `budget` steps; returns DONE, BUDGET_USED or BUFFER_FULL.
+
+    Every array is taken out of its NamedTuple here, once: reading a field (or making a row
+    view) inside the loop, or handing a NamedTuple to an inlined helper, costs an atomic
+    reference count per array each time, which numba cannot always pair off and remove.
+    """
     st, choice, prefix, kids = tree.st, tree.choice, tree.prefix, tree.kids
     cover_t, cover_s, reach_s = tree.cover_t, tree.cover_s, tree.reach_s
     forced, forced_s = tree.forced, tree.forced_s
+    rows_of, cols_of, multi = tree.rows, tree.cols, tree.multi
     target_mask, full_target = tables.target_mask, tables.full_target
+    source_mask, full_source = tables.source_mask, tables.full_source
+    source_union, target_reach = tables.source_union, tables.target_reach
+    largest_after = tables.largest_after
+    image_bit, source_bit = tables.image_bit, tables.source_bit
+    bits = leaf.bits
+    weight = bits.weight
     d = choice.size // 2
     placements = target_mask.shape[0]
-    group = tables.source_mask.shape[1]
+    group = source_mask.shape[1]
     words = target_mask.shape[1]
     rows = out.colours.shape[0]
-    listing = mode.keep or mode.connected
-    most = rows if mode.keep else _UNLIMITED
-    rows_of, cols_of, multi = tree.rows, tree.cols, tree.multi
+    connected, keep, split_at, bits_nodes = (
+        mode.connected,
+        mode.keep,
+        mode.split_at,
+        mode.bits_nodes,
+    )
+    listing = keep or connected
+    most = rows if keep else _UNLIMITED
     cells = rows_of.shape[1]
     on_bits = not listing and cells > 0
-    split_at = mode.split_at
     lv = st[LV]
     phase = st[PHASE]
     steps = 0
@@ -913,7 +945,7 @@ def search(tables, tree, leaf, out, mode, budget):
         if steps >= budget:
             break
         if phase == EMIT:
-            if mode.keep and rows - st[STORED] < st[TIMES]:
+            if keep and rows - st[STORED] < st[TIMES]:
                 status = BUFFER_FULL
                 break
             _expand(tree, tables, leaf, out, mode)
@@ -951,7 +983,7 @@ def search(tables, tree, leaf, out, mode, budget):
         if lv < d:
             k = lv
             q = choice[k]
-            largest = tables.largest_after[q]
+            largest = largest_after[q]
             # Cut the level when even the largest remaining footprints fall short.
             missing = 0
             for w in range(words):
@@ -965,7 +997,7 @@ def search(tables, tree, leaf, out, mode, budget):
                 cover_t[k + 1, w] = cover_t[k, w] | target_mask[q, w]
                 gap = full_target[w] & ~cover_t[k + 1, w]
                 missing += _popcount(gap)
-                if gap & ~tables.target_reach[q, w]:
+                if gap & ~target_reach[q, w]:
                     ok = False
             if not ok or missing > (d - k - 1) * largest:
                 continue
@@ -985,7 +1017,7 @@ def search(tables, tree, leaf, out, mode, budget):
                 forced_s[0, w] = 0
             for j in range(d - 1, -1, -1):
                 for w in range(words):
-                    reach_s[j, w] = reach_s[j + 1, w] | tables.source_union[choice[j], w]
+                    reach_s[j, w] = reach_s[j + 1, w] | source_union[choice[j], w]
             _forced_cells(tree, tables)
             lv = d
             choice[lv] = 0
@@ -994,13 +1026,13 @@ def search(tables, tree, leaf, out, mode, budget):
         k = lv - d
         i = choice[lv]
         q = choice[k]
-        if not mode.connected and k > 0 and q == choice[k - 1] and i == choice[lv - 1]:
+        if not connected and k > 0 and q == choice[k - 1] and i == choice[lv - 1]:
             continue
         ok = True
         for w in range(words):
-            cover_s[k + 1, w] = cover_s[k, w] | tables.source_mask[q, i, w]
+            cover_s[k + 1, w] = cover_s[k, w] | source_mask[q, i, w]
             forced_s[k + 1, w] = forced_s[k, w] | forced[k, i, w]
-            if tables.full_source[w] & ~(cover_s[k + 1, w] | reach_s[k + 1, w]):
+            if full_source[w] & ~(cover_s[k + 1, w] | reach_s[k + 1, w]):
                 ok = False
             if forced_s[k, w] & forced[k, i, w]:
                 ok = False
@@ -1012,10 +1044,10 @@ def search(tables, tree, leaf, out, mode, budget):
             continue
         if on_bits:
             for x in range(cells):
-                image = tables.image_bit[q, i, x]
+                image = image_bit[q, i, x]
                 multi[k + 1, x] = multi[k, x] | (rows_of[k, x] & image)
                 rows_of[k + 1, x] = rows_of[k, x] | image
-                cols_of[k + 1, x] = cols_of[k, x] | tables.source_bit[q, i, x]
+                cols_of[k + 1, x] = cols_of[k, x] | source_bit[q, i, x]
         if k + 1 < d:
             lv += 1
             choice[lv] = 0
@@ -1023,16 +1055,23 @@ def search(tables, tree, leaf, out, mode, budget):
             continue
         st[TUPLES] += 1
         if on_bits:
-            ways, settled = _count_leaf(tree, tables, leaf.bits, mode.bits_nodes)
+            # The forced moves on one-word bitsets, then the rest counted on bitsets.
+            total, free_s, free_t = _leaf_moves(
+                choice, image_bit, rows_of, cols_of, multi, weight, full_source[0], full_target[0]
+            )
+            if total == 0 or free_s == 0:
+                st[FOUND] += total
+                continue
+            ways, _ = _count_graph(bits, rows_of, cols_of, multi, d, free_s, free_t, bits_nodes)
             if ways >= 0:
-                st[FOUND] += ways
-                st[SEARCHES] += not settled
+                st[FOUND] += ways * total
+                st[SEARCHES] += 1
                 continue
         left = _prematch(choice, tables, leaf)
         if left < 0:
             continue
         if not listing and not on_bits and 0 < left <= 64:
-            ways, pairs_only = _count_bits(leaf, d, mode.bits_nodes)
+            ways, pairs_only = _count_bits(leaf, d, bits_nodes)
             if ways >= 0:
                 st[FOUND] += ways
                 st[SEARCHES] += not pairs_only
