@@ -7,6 +7,7 @@ stopped at a limit before it could decide.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -16,6 +17,8 @@ from slidelab.errors import ParseError, SearchLimitError, SlidelabError
 EXIT_BAD_INPUT = 2
 EXIT_LIMITED = 3
 """A search or its preparation stopped at a limit (memory, states)."""
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE, what a shell reports for a command whose reader closed the pipe."""
 
 
 def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
@@ -63,3 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("slidelab: stopped", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader left (`| head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the final flush of stdout cannot fail again
+        return EXIT_BROKEN_PIPE

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -26,3 +29,16 @@ def test_version_prints_the_version_and_exits(capsys):
         cli.main(["--version"])
     assert exit_.value.code == 0
     assert capsys.readouterr().out == f"slidelab {__version__}\n"
+
+
+SOMA = Path(__file__).parents[1] / "resources" / "puzzles" / "polycube" / "soma.pcube"
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback():
+    """11,520 solutions listed into `head -1`: the pipe closes early, slidelab stops quietly."""
+    done = subprocess.run(
+        f"{sys.executable} -m slidelab polycube {SOMA} | head -1",
+        shell=True, capture_output=True, text=True, check=False,
+        executable="/bin/bash",
+    )  # fmt: skip
+    assert done.stdout.count("\n") == 1 and done.stderr == ""

@@ -15,15 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
 from slidelab.burrtools.convert import puzzle_from_spec
-from slidelab.burrtools.disassemblies import TakenApart, search_disassemblies
-from slidelab.burrtools.model import SOLVED, SOLVING, VARIABLE, Puzzle, XmpuzzleError
+from slidelab.burrtools.disassemblies import DisassemblyCount, TakenApart, search_disassemblies
+from slidelab.burrtools.model import SOLVED, SOLVING, VARIABLE, Puzzle, Solution, XmpuzzleError
 from slidelab.burrtools.packing import BurrPacking, packing_steps, problem_label
 from slidelab.burrtools.reader import is_xmpuzzle, read_xmpuzzle
+from slidelab.burrtools.stored import stored_solution
 from slidelab.burrtools.writer import write_xmpuzzle
 from slidelab.disassembly.model import DIRECTION_NAMES, Move, level_text, separations
 from slidelab.errors import SlidelabError
@@ -67,7 +69,7 @@ def _route(args: argparse.Namespace, polycube_run: Command) -> int:
     if args.export_xmpuzzle or args.disassemble:
         source, text = read_input(args.spec)
         spec = parse_spec(text, source)
-        if args.export_xmpuzzle:
+        if not args.disassemble:
             return export_spec(spec, args, source)
         name = "" if source == "<stdin>" else Path(source).stem
         return solve_puzzle(puzzle_from_spec(spec, name, source), args)
@@ -85,7 +87,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--export-xmpuzzle",
         metavar="OUT",
-        help="write the puzzle as a BurrTools .xmpuzzle file OUT instead of solving it",
+        help="write the puzzle as a BurrTools .xmpuzzle file OUT instead of solving it; with "
+        "--disassemble, solve it and write the assemblies that come apart, with their "
+        "disassemblies, as the problem's solutions",
     )
     parser.add_argument(
         "--disassemble",
@@ -118,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             "--mirror does not apply to .xmpuzzle files: BurrTools never turns pieces over"
         )
     puzzle = read_xmpuzzle(args.spec)
-    if args.export_xmpuzzle:
+    if args.export_xmpuzzle and not args.disassemble:
         write_xmpuzzle(args.export_xmpuzzle, puzzle)
         return EXIT_FOUND
     return solve_puzzle(puzzle, args)
@@ -163,10 +167,13 @@ def solve_puzzle(puzzle: Puzzle, args: argparse.Namespace) -> int:
 
 
 def _disassemble(packing: BurrPacking, args: argparse.Namespace, summary: dict[str, Any]) -> int:
-    """`--disassemble`: take every assembly (one per class with --distinct) apart."""
+    """`--disassemble`: take every assembly (one per class with --distinct) apart; with
+    --export-xmpuzzle, write the puzzle with them as the problem's solutions."""
     counted = drive_in_terminal(
         search_disassemblies(packing, distinct=args.distinct, unit_steps=args.unit_moves)
     )
+    if args.export_xmpuzzle:
+        write_xmpuzzle(args.export_xmpuzzle, with_disassemblies(packing, counted))
     highest = counted.highest_level
     if args.json:
         summary |= {
@@ -192,6 +199,32 @@ def _disassemble(packing: BurrPacking, args: argparse.Namespace, summary: dict[s
         if args.distinct and packing.problem.state == SOLVED:
             print(f"BurrTools recorded {_recorded_text(packing)}")
     return EXIT_FOUND if counted.disassemblable else EXIT_NONE
+
+
+def with_disassemblies(packing: BurrPacking, counted: DisassemblyCount) -> Puzzle:
+    """The puzzle with the problem marked solved, BurrTools' figures slidelab's own, and the
+    assemblies that come apart stored with their disassemblies, as BurrTools stores them."""
+    puzzle = packing.puzzle
+    index = puzzle.problems.index(packing.problem)
+    stored: list[Solution] = []
+    for number, taken in enumerate(counted.results):
+        if taken.disassembly.separable:
+            parts = [placed.part for placed in packing.decode(taken.solution)]
+            solution = stored_solution(
+                puzzle, index, parts, taken.assembly, taken.disassembly.separation
+            )
+            stored.append(replace(solution, assembly_number=number, solution_number=len(stored)))
+    problem = replace(
+        packing.problem,
+        state=SOLVED,
+        assemblies=counted.assemblies,
+        solutions=counted.disassemblable,
+        time=round(counted.seconds),
+        stored=tuple(stored),
+        saved_search=None,
+    )
+    problems = tuple(problem if k == index else p for k, p in enumerate(puzzle.problems))
+    return replace(puzzle, problems=problems)
 
 
 def _taken_apart_fields(number: int, taken: TakenApart) -> dict[str, Any]:

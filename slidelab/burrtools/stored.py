@@ -17,12 +17,46 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from slidelab.burrtools.model import Part, Puzzle, Solution, XmpuzzleError
-from slidelab.disassembly.model import Assembly, Move, Piece, Separation, Vector
+from slidelab.burrtools.model import Part, Position, Puzzle, Shape, Solution, XmpuzzleError
+from slidelab.disassembly.model import DIRECTIONS, Assembly, Move, Piece, Separation, Vector
 from slidelab.polycube.rotations import ROTATIONS, apply
 
 REMOVED = 10_000
 """BurrTools marks a removed piece by moving it at least this far."""
+GONE = 30_000
+"""How far slidelab moves a removed piece when it writes a state, as BurrTools does."""
+
+TURNS = ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (0, 3))
+"""BurrTools' rotation number t turns a point (t % 4) quarter turns about x, then
+TURNS[t // 4] quarter turns about y and about z (worked out from the example files' stored
+assemblies, whose pieces are found without the numbers: 19 of the 24 numbers occur)."""
+
+
+def burrtools_rotation(number: int, point: Vector) -> Vector:
+    """`point` turned as BurrTools' rotation `number` (0-23) turns a piece about its hotspot."""
+    x, y, z = point
+    about_y, about_z = TURNS[number // 4]
+    for _ in range(number % 4):
+        y, z = -z, y
+    for _ in range(about_y):
+        x, z = -z, x
+    for _ in range(about_z):
+        x, y = -y, x
+    return (x, y, z)
+
+
+def stored_place(shape: Shape, cells: tuple[Vector, ...]) -> Position:
+    """Where BurrTools puts a piece of `shape` that fills `cells`: its hotspot's place and the
+    lowest rotation number that turns the shape onto them."""
+    wanted = sorted(cells)
+    for number in range(24):
+        turned = sorted(
+            burrtools_rotation(number, _minus(cell, shape.hotspot)) for cell in shape.cells
+        )
+        shift = _minus(wanted[0], turned[0])
+        if [_plus(cell, shift) for cell in turned] == wanted:
+            return Position(*shift, number)
+    raise ValueError("the cells are not a turn of the shape")
 
 
 @dataclass(frozen=True)
@@ -68,22 +102,41 @@ def stored_assembly(
             if all(cell in result for cell in cells):
                 fits.add(cells)
         choices.append(sorted(fits))
-    for chosen in itertools.product(*choices):
-        filled = [cell for piece in chosen for cell in piece]
-        if len(filled) == len(set(filled)):
-            pieces = tuple(
-                Piece(
-                    piece,
-                    f"S{parts[k].shape + 1}",
-                    frozenset(g.group for g in parts[k].groups if g.group),
-                    puzzle.shapes[parts[k].shape].weight,
-                )
-                for k, piece in zip(numbers, chosen, strict=True)
+    chosen = _disjoint(choices)
+    if chosen is not None:
+        pieces = tuple(
+            Piece(
+                piece,
+                f"S{parts[k].shape + 1}",
+                frozenset(g.group for g in parts[k].groups if g.group),
+                puzzle.shapes[parts[k].shape].weight,
             )
-            hotspots = tuple(_hotspot(solution, k) for k in numbers)
-            return StoredAssembly(Assembly(pieces), tuple(numbers), hotspots)
+            for k, piece in zip(numbers, chosen, strict=True)
+        )
+        hotspots = tuple(_hotspot(solution, k) for k in numbers)
+        return StoredAssembly(Assembly(pieces), tuple(numbers), hotspots)
     where = f"solution {solution.solution_number or solution.assembly_number or ''}".rstrip()
     raise XmpuzzleError(source, where, "its pieces do not fit in the result without overlapping")
+
+
+def _disjoint(choices: list[list[tuple[Vector, ...]]]) -> list[tuple[Vector, ...]] | None:
+    """One choice per piece, no two overlapping: backtracking, the pieces with fewest
+    choices first, so that a piece with one way to fit rules out the others' overlaps."""
+    order = sorted(range(len(choices)), key=lambda k: len(choices[k]))
+    chosen: list[tuple[Vector, ...]] = [()] * len(choices)
+
+    def place(depth: int, filled: frozenset[Vector]) -> bool:
+        if depth == len(order):
+            return True
+        k = order[depth]
+        for cells in choices[k]:
+            if filled.isdisjoint(cells):
+                chosen[k] = cells
+                if place(depth + 1, filled.union(cells)):
+                    return True
+        return False
+
+    return chosen if place(0, frozenset()) else None
 
 
 def stored_separation(stored: StoredAssembly, text: str) -> Separation | None:
@@ -173,3 +226,53 @@ def _plus(a: Vector, b: Vector) -> Vector:
 
 def _minus(a: Vector, b: Vector) -> Vector:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def stored_solution(
+    puzzle: Puzzle, problem: int, parts: list[int], assembly: Assembly, tree: Separation | None
+) -> Solution:
+    """A solution as BurrTools stores it: the assembly (piece k of `assembly` is a copy of
+    part `parts[k]`, copies taking that part's piece numbers in order) and its disassembly."""
+    slots = problem_pieces(puzzle, problem)
+    numbers: list[int] = []
+    for part in parts:
+        taken = [n for n, slot in enumerate(slots) if slot is puzzle.problems[problem].parts[part]]
+        numbers.append(next(n for n in taken if n not in numbers))
+    places: list[Position | None] = [None] * len(slots)
+    for number, piece, part in zip(numbers, assembly.pieces, parts, strict=True):
+        shape = puzzle.shapes[puzzle.problems[problem].parts[part].shape]
+        places[number] = stored_place(shape, piece.cells)
+    text = None if tree is None else ET.tostring(_separation_node(tree, numbers, places), "unicode")
+    return Solution(tuple(places), disassembly=text)
+
+
+def _separation_node(
+    tree: Separation, numbers: list[int], places: list[Position | None]
+) -> ET.Element:
+    node = ET.Element("separation")
+    pieces = ET.SubElement(node, "pieces", count=str(len(tree.pieces)))
+    pieces.text = " ".join(str(numbers[p]) for p in tree.pieces)
+    home = []
+    for p in tree.pieces:
+        place = places[numbers[p]]
+        assert place is not None
+        home.append((place.x, place.y, place.z))
+    for done in range(len(tree.moves) + 1):
+        offsets = list(tree.places(done))
+        if done == len(tree.moves):  # the leaving move: its pieces far away
+            last = tree.moves[-1]
+            step = DIRECTIONS[last.direction]
+            for k, p in enumerate(tree.pieces):
+                if p in last.pieces:
+                    offsets[k] = _plus(offsets[k], (GONE * step[0], GONE * step[1], GONE * step[2]))
+        state = ET.SubElement(node, "state")
+        for axis, name in enumerate(("dx", "dy", "dz")):
+            ET.SubElement(state, name).text = " ".join(
+                str(at[axis] + off[axis]) for at, off in zip(home, offsets, strict=True)
+            )
+    for kind, part in (("removed", tree.removed), ("left", tree.left)):
+        if part is not None:
+            child = _separation_node(part, numbers, places)
+            child.set("type", kind)
+            node.append(child)
+    return node

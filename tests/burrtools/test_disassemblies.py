@@ -6,11 +6,21 @@ import json
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from slidelab.burrtools.disassemblies import search_disassemblies
+from slidelab.burrtools.model import Shape, Voxel
 from slidelab.burrtools.packing import build_packing
 from slidelab.burrtools.reader import read_xmpuzzle
-from slidelab.burrtools.stored import stored_assembly, stored_level, stored_separation
+from slidelab.burrtools.stored import (
+    burrtools_rotation,
+    problem_pieces,
+    stored_assembly,
+    stored_level,
+    stored_place,
+    stored_separation,
+)
 from slidelab.cli import main
 from slidelab.disassembly.model import separations
 from slidelab.disassembly.search import first_separation
@@ -115,3 +125,100 @@ def test_a_spec_is_taken_apart_too(tmp_path, capsys):
 def test_unit_moves_need_disassemble(examples, capsys):
     assert main(["polycube", str(examples / "CubeInCage.xmpuzzle"), "--unit-moves"]) == 2
     assert capsys.readouterr().err == "slidelab: --unit-moves applies to --disassemble only\n"
+
+
+def test_burrtools_rotation_numbers_place_every_stored_piece(examples):
+    """Each stored piece is its shape turned by its rotation number about the hotspot and
+    set there: the numbers occurring in the examples check the rule for all 24."""
+    seen = set()
+    for path in sorted(examples.glob("*.xmpuzzle")):
+        puzzle = read_xmpuzzle(path)
+        for index, problem in enumerate(puzzle.problems):
+            parts = problem_pieces(puzzle, index)
+            for solution in problem.stored:
+                stored = stored_assembly(puzzle, index, solution, str(path))
+                for number, piece in zip(stored.numbers, stored.assembly.pieces, strict=True):
+                    place = solution.assembly[number]
+                    shape = puzzle.shapes[parts[number].shape]
+                    turned = {
+                        tuple(
+                            c + p
+                            for c, p in zip(
+                                burrtools_rotation(
+                                    place.transformation, _less(cell, shape.hotspot)
+                                ),
+                                (place.x, place.y, place.z),
+                                strict=True,
+                            )
+                        )
+                        for cell in shape.cells
+                    }
+                    assert turned == set(piece.cells)
+                    seen.add(place.transformation)
+    assert len(seen) == 19
+
+
+def _less(a, b):
+    return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sets(
+        st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=6
+    ),
+    st.integers(0, 23),
+    st.tuples(st.integers(-5, 5), st.integers(-5, 5), st.integers(-5, 5)),
+    st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)),
+)
+def test_a_piece_s_stored_place_turns_its_shape_onto_its_cells(cells, number, at, hotspot):
+    shape = Shape((4, 4, 4), tuple(Voxel(c, "#") for c in sorted(cells)), hotspot=hotspot)
+    placed = tuple(
+        sorted(
+            tuple(
+                a + b
+                for a, b in zip(at, burrtools_rotation(number, _less(c, hotspot)), strict=True)
+            )
+            for c in cells
+        )
+    )
+    place = stored_place(shape, placed)
+    again = {
+        tuple(
+            a + b
+            for a, b in zip(
+                (place.x, place.y, place.z),
+                burrtools_rotation(place.transformation, _less(c, hotspot)),
+                strict=True,
+            )
+        )
+        for c in cells
+    }
+    assert again == set(placed) and place.transformation <= number
+
+
+@pytest.mark.parametrize(
+    ("name", "level"),
+    [
+        ("CubeInCage.xmpuzzle", (4, 9, 3)),
+        ("DraculasDentalDesaster.xmpuzzle", (3, 5, 17, 6, 4, 1, 1, 1)),
+        ("PelikanBurr.xmpuzzle", (98, 1, 2, 1, 4, 1)),
+    ],
+)
+def test_disassemblies_are_written_as_burrtools_stores_them_and_read_back(
+    examples, tmp_path, capsys, name, level
+):
+    out = tmp_path / name
+    assert main(["polycube", str(examples / name), "--distinct", "--disassemble",
+                 "--export-xmpuzzle", str(out)]) == 0  # fmt: skip
+    capsys.readouterr()
+    written = read_xmpuzzle(out)
+    problem = written.problems[0]
+    assert (problem.state, problem.solutions) == (2, 1)
+    (solution,) = problem.stored
+    stored = stored_assembly(written, 0, solution, str(out))
+    tree = stored_separation(stored, solution.disassembly)
+    assert tree.level == level == stored_level(solution.disassembly)
+    for separation in separations(tree):
+        moves, _ = first_separation(stored.assembly, separation.pieces, separation.start)
+        assert len(moves) == len(separation.moves)
