@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -44,16 +43,19 @@ BURRTOOLS_SOLID_SIX = (8.1, 0.34)
 
 
 def whole_process(path: Path) -> tuple[float, int]:
-    """Wall seconds and peak resident kilobytes of one `slidelab polycube` process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Wall seconds and peak resident kilobytes of one `slidelab polycube` process, measured by
+    /usr/bin/time (a child's own getrusage would count the memory of this process, from which
+    it was forked)."""
+    command = [sys.executable, "-m", "slidelab", "polycube", str(path)]
     started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "slidelab", "polycube", str(path), "--disassemble", "--distinct"],
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", *command, "--disassemble", "--distinct"],
         check=True,
         capture_output=True,
+        text=True,
     )
     wall = time.perf_counter() - started
-    return wall, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return wall, int(done.stderr.split()[-1])
 
 
 def phases(path: Path, runs: int) -> tuple[float, float, int, int]:
