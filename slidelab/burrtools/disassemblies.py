@@ -47,7 +47,8 @@ class DisassemblyCount:
 
     @property
     def highest_level(self) -> tuple[int, ...] | None:
-        """The greatest level among those that come apart (compared move count first)."""
+        """The greatest level among those that come apart (compared separation by separation,
+        the first one's moves first)."""
         levels = [r.disassembly.level for r in self.results if r.disassembly.separable]
         return max(levels, default=None)
 

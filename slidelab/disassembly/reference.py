@@ -32,9 +32,11 @@ def reference_moves(
                 distance = 0
                 while True:
                     distance += 1
-                    if _meets(assembly, pieces, places, chosen, step, distance):
-                        break
-                    if _past(assembly, pieces, places, chosen, step, distance):
+                    moved = _shifted_places(places, chosen, step, distance)
+                    moving, still = _split(assembly, pieces, moved, chosen)
+                    if moving & still:
+                        break  # the set meets the rest
+                    if _past(moving, still, step):
                         leaves = True
                         break
                     if distance == 1 or not unit_steps:
@@ -106,32 +108,8 @@ def _split(
     return moving, still
 
 
-def _meets(
-    assembly: Assembly,
-    pieces: tuple[int, ...],
-    places: Places,
-    chosen: tuple[int, ...],
-    step: Vector,
-    distance: int,
-) -> bool:
-    moving, still = _split(
-        assembly, pieces, _shifted_places(places, chosen, step, distance), chosen
-    )
-    return bool(moving & still)
-
-
-def _past(
-    assembly: Assembly,
-    pieces: tuple[int, ...],
-    places: Places,
-    chosen: tuple[int, ...],
-    step: Vector,
-    distance: int,
-) -> bool:
-    """Whether the moving set, slid `distance`, lies wholly beyond the rest along the step."""
-    moving, still = _split(
-        assembly, pieces, _shifted_places(places, chosen, step, distance), chosen
-    )
+def _past(moving: set[Vector], still: set[Vector], step: Vector) -> bool:
+    """Whether the moving cells lie wholly beyond the others along the step."""
     along = [sum(c * s for c, s in zip(cell, step, strict=True)) for cell in moving]
     behind = [sum(c * s for c, s in zip(cell, step, strict=True)) for cell in still]
     return min(along) > max(behind)
