@@ -199,3 +199,18 @@ def test_taking_apart_stops_when_cancelled(window: MainWindow, qtbot: QtBot) -> 
     assert bench.result_text.text() == "Taking apart stopped: no levels."
     assert set(levels(bench)) == {""} and not bench.solutions_only.isEnabled()
     assert bench.take_apart_button.isEnabled()
+
+
+def test_the_polycube_menu_takes_the_list_apart_too(
+    window: MainWindow, qtbot: QtBot, examples: Path
+) -> None:
+    assert window.open_path(str(examples / "CubeInCage.xmpuzzle"))
+    bench = window.by_family["polycube"]
+    assert isinstance(bench, PolycubeWorkbench)
+    assert not bench.take_apart_action.isEnabled()  # nothing listed yet
+    bench.distinct.setChecked(True)
+    click_solve(window, qtbot, bench)
+    assert bench.take_apart_action.isEnabled()
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        bench.take_apart_action.trigger()
+    assert levels(bench).count("4.9.3") == 1 and levels(bench).count("stuck") == 95

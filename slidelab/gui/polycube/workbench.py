@@ -144,6 +144,9 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         self.dlx_menu = QMenu("&Polycube", self)
         export = self.dlx_menu.addAction("Export &DLX…")
         export.triggered.connect(self._ask_export_dlx)
+        self.take_apart_action = self.dlx_menu.addAction("Take &apart")
+        self.take_apart_action.setToolTip(self.take_apart_button.toolTip())
+        self.take_apart_action.triggered.connect(self.take_apart)
 
         self.new_document()
 
@@ -631,7 +634,9 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
             self.problem_text.setText("; ".join(problems).capitalize() + "." if problems else "")
             ready = not problems
         self.solve_button.setEnabled(ready and not self.runner.busy)
-        self.take_apart_button.setEnabled(bool(self._solutions) and not self.runner.busy)
+        can_take_apart = bool(self._solutions) and not self.runner.busy
+        self.take_apart_button.setEnabled(can_take_apart)
+        self.take_apart_action.setEnabled(can_take_apart)
         self.solutions_only.setEnabled(self._taken is not None)
         self.remove_button.setEnabled(bool(self.draft.pieces))
 
