@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from slidelab.burrtools.assemblies import search_assemblies
 from slidelab.burrtools.packing import BurrPacking
 from slidelab.disassembly.batch import disassemble_all
-from slidelab.disassembly.model import Assembly, Disassembly, Piece
+from slidelab.disassembly.model import Assembly, Disassembly, Piece, highest_level
 from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.polycube.packing import Packing
 from slidelab.runs import Progress, relay
@@ -47,10 +47,7 @@ class DisassemblyCount:
 
     @property
     def highest_level(self) -> tuple[int, ...] | None:
-        """The greatest level among those that come apart (compared separation by separation,
-        the first one's moves first)."""
-        levels = [r.disassembly.level for r in self.results if r.disassembly.separable]
-        return max(levels, default=None)
+        return highest_level(r.disassembly for r in self.results)
 
 
 def assembly_of(packing: BurrPacking, solution: tuple[int, ...]) -> Assembly:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from slidelab.disassembly.model import Assembly, Disassembly, level_text
+from slidelab.disassembly.model import Assembly, Disassembly, highest_level, level_text
 from slidelab.disassembly.search import disassembly_steps
 from slidelab.runs import Pacer, Progress, relay
 
@@ -44,8 +44,7 @@ class TakenApartAll:
 
     @property
     def highest_level(self) -> tuple[int, ...] | None:
-        """The greatest level among those that come apart (compared move count first)."""
-        return max((d.level for d in self.disassemblies if d.separable), default=None)
+        return highest_level(self.disassemblies)
 
 
 def disassemble_all(

@@ -9,6 +9,7 @@ A disassembly is that tree of separations.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 Vector = tuple[int, int, int]
@@ -141,3 +142,9 @@ def separations(tree: Separation | None) -> list[Separation]:
     if tree is None:
         return []
     return [tree, *separations(tree.removed), *separations(tree.left)]
+
+
+def highest_level(disassemblies: Iterable[Disassembly]) -> tuple[int, ...] | None:
+    """The greatest level among the disassemblies that come apart, levels compared separation
+    by separation (the first one's moves first); None when none comes apart."""
+    return max((d.level for d in disassemblies if d.separable), default=None)

@@ -214,3 +214,20 @@ def test_cancel_stops_the_toy_dissection_with_5_pieces_within_half_a_second(wind
     print(f"dissection cancel: {took * 1000:.0f} ms")
     assert took < CANCEL
     assert bench.solve_button.isEnabled() and not bench.cancel_button.isEnabled()
+
+
+def test_taking_11520_soma_solutions_apart_never_stalls_and_cancel_stops_it(window, qtbot):
+    bench = window.by_family["polycube"]
+    window.open_library(bench, "soma.pcube")
+    bench.first.setValue(0)  # list all 11,520
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert bench.solution_list.count() == 11520
+    with Heartbeat() as heart:
+        with qtbot.waitSignal(window.runner.progress, timeout=30_000):
+            qtbot.mouseClick(bench.take_apart_button, LEFT)
+        took = cancel_after_a_second(qtbot, window, window.status_panel.cancel_button)
+    print(f"soma take apart: {heart.summary()}; cancel {took * 1000:.0f} ms")
+    assert took < CANCEL
+    assert_responsive(heart)
+    assert bench.take_apart_button.isEnabled()
