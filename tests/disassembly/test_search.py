@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from slidelab.disassembly.model import Assembly, Disassembly, Piece, separations
+from slidelab.disassembly.movement import AssemblyTooLargeError
 from slidelab.disassembly.reference import reference_first_separation
 from slidelab.disassembly.search import DisassemblyLimitError, disassemble, first_separation
 
@@ -122,3 +123,13 @@ def test_a_limit_on_positions_is_a_clear_error():
         assert str(error) == "taking apart 2 pieces needs more than 2 positions"
     else:
         raise AssertionError("no limit error")
+
+
+def test_cells_too_far_apart_for_the_packed_offsets_are_refused_with_a_message():
+    far = Assembly((cubes((0, 0, 0)), cubes((9000, 0, 0))))
+    try:
+        disassemble(far)
+    except AssemblyTooLargeError as error:
+        assert str(error) == "a cell lies 9,000 cells from the origin; the most is 8,191"
+    else:
+        raise AssertionError("no error")
