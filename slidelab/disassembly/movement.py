@@ -19,6 +19,9 @@ from slidelab.errors import SlidelabError
 LIMIT = 1 << 14
 """Largest coordinate of a cell, or difference of two, the kernels take (16-bit offsets)."""
 
+MOST_PIECES = 64
+"""Most pieces in one assembly: the kernels hold a set of pieces in one 64-bit word."""
+
 
 ONE_PASS = 1 << 20
 """Values room allocated before the pairs are looked at: small assemblies are filled in one
@@ -26,11 +29,17 @@ pass, bigger ones counted first."""
 
 
 class AssemblyTooLargeError(SlidelabError, ValueError):
-    """An assembly whose cells lie too far apart for the kernels' packed offsets."""
+    """An assembly with more pieces than a word holds, or whose cells lie too far apart for
+    the kernels' packed offsets."""
 
 
 def build_lines(assembly: Assembly) -> Lines:
     """The differences of every ordered pair of pieces, by line along each axis."""
+    if len(assembly.pieces) > MOST_PIECES:
+        raise AssemblyTooLargeError(
+            f"an assembly of {len(assembly.pieces):,} pieces; taking apart handles at most "
+            f"{MOST_PIECES}"
+        )
     cells = np.array([cell for piece in assembly.pieces for cell in piece.cells], np.int64).reshape(
         -1, 3
     )

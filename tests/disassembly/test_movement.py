@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from slidelab.disassembly.kernels import FREE, free
 from slidelab.disassembly.model import DIRECTIONS, Assembly, Piece
-from slidelab.disassembly.movement import build_lines
+from slidelab.disassembly.movement import MOST_PIECES, AssemblyTooLargeError, build_lines
+from slidelab.disassembly.search import disassemble
 
 cells = st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2))
 pieces = st.sets(cells, min_size=1, max_size=6)
@@ -41,3 +43,31 @@ def test_room_of_a_cube_in_front_of_another():
     assert free(lines, 0, 1, 0, 3, 0, 0) == 2  # +x: two cells, then it meets
     assert free(lines, 0, 1, 1, 3, 0, 0) == FREE  # -x: it moves away
     assert free(lines, 0, 1, 0, 3, 1, 0) == FREE  # not on its line
+
+
+def tube_of_cubes(count: int) -> Assembly:
+    """A closed 3 x 3 tube open at its +x end holding a row of `count` cubes: only the cube at
+    the open end (the last piece) can leave first."""
+    wall = tuple(
+        (x, y, z)
+        for x in range(count + 1)
+        for y in range(3)
+        for z in range(3)
+        if not (y == z == 1 and x >= 1)
+    )
+    return Assembly((Piece(wall), *(Piece(((k, 1, 1),)) for k in range(1, count + 1))))
+
+
+def test_the_most_pieces_a_word_holds_come_out_in_order():
+    taken = disassemble(tube_of_cubes(MOST_PIECES - 1))
+    assert taken.separation is not None
+    assert taken.separation.removed_pieces == (MOST_PIECES - 1,)
+    assert taken.level == (1,) * (MOST_PIECES - 1)
+
+
+def test_more_pieces_than_a_word_holds_are_refused_with_a_message():
+    """With 66 pieces the sets of pieces would wrap around the word (the tube was said to
+    leave its own cubes behind); the assembly is refused instead."""
+    with pytest.raises(AssemblyTooLargeError) as error:
+        disassemble(tube_of_cubes(MOST_PIECES + 1))
+    assert str(error.value) == "an assembly of 66 pieces; taking apart handles at most 64"
