@@ -53,42 +53,73 @@ _dtype_texts: dict[np.dtype[Any], str] = {}
 
 def argument_key(value: object) -> Key | None:
     """The key of the numba type that numba's dispatcher gives `value`, or None for a value
-    this module does not describe (its call is left to numba)."""
+    this module does not describe (its call is left to numba).  The types kernels take most
+    are looked up by exact type first: a call's key is made anew at every call."""
+    kind = type(value)
+    if kind is np.ndarray:
+        return _array_key(value)  # type: ignore[arg-type]
+    if kind is int:
+        return _integer_key(value)  # type: ignore[arg-type]
+    known = _EXACT_SCALARS.get(kind)
+    if known is not None:
+        return known
+    if kind is tuple:
+        fields = tuple([argument_key(field) for field in value])  # type: ignore[attr-defined]
+        return None if None in fields else ("tuple", fields)
+    known_tuple = _named_keys.get(id(value))
+    if known_tuple is not None and known_tuple[0] is value:
+        return known_tuple[1]
+    return _other_key(value)
+
+
+def _array_key(value: np.ndarray) -> Key:
+    flags = value.flags.num  # one bit field: cheaper than four flag lookups
+    layout = "C" if flags & C_CONTIGUOUS else "F" if flags & F_CONTIGUOUS else "A"
+    dtype = value.dtype
+    text = _dtype_texts.get(dtype)
+    if text is None:
+        text = _dtype_texts[dtype] = dtype.str
+    return ("array", text, value.ndim, layout, not flags & WRITEABLE, bool(flags & ALIGNED))
+
+
+def _integer_key(value: int) -> Key | None:
+    if -(1 << 63) <= value < 1 << 63:
+        return _INT64
+    return ("scalar", "<u8") if 0 <= value < 1 << 64 else None
+
+
+_INT64: Key = ("scalar", "<i8")
+_EXACT_SCALARS: dict[type, Key] = {
+    bool: ("scalar", "|b1"),
+    np.bool_: ("scalar", "|b1"),
+    float: ("scalar", "<f8"),
+    type(None): ("none",),
+}
+"""Keys of the scalar types a kernel call meets most, by exact type."""
+
+
+def _other_key(value: object) -> Key | None:
+    """`argument_key` of subclasses, numpy scalars and named tuples."""
     if isinstance(value, np.ndarray):
-        flags = value.flags.num  # one bit field: cheaper than four flag lookups
-        layout = "C" if flags & C_CONTIGUOUS else "F" if flags & F_CONTIGUOUS else "A"
-        dtype = value.dtype
-        text = _dtype_texts.get(dtype)
-        if text is None:
-            text = _dtype_texts[dtype] = dtype.str
-        return ("array", text, value.ndim, layout, not flags & WRITEABLE, bool(flags & ALIGNED))
+        return _array_key(value)
     if isinstance(value, bool | np.bool_):
         return ("scalar", "|b1")
     if isinstance(value, int):
-        if -(1 << 63) <= value < 1 << 63:
-            return ("scalar", "<i8")
-        return ("scalar", "<u8") if 0 <= value < 1 << 64 else None
+        return _integer_key(value)
     if isinstance(value, float):
         return ("scalar", "<f8")
     if isinstance(value, np.integer | np.floating):
         return ("scalar", value.dtype.str)
-    if value is None:
-        return ("none",)
     if isinstance(value, tuple):
         kind = type(value)
-        if hasattr(kind, "_fields"):
-            known = _named_keys.get(id(value))
-            if known is not None and known[0] is value:
-                return known[1]
-        fields = tuple(argument_key(field) for field in value)
-        if any(field is None for field in fields):
+        fields = tuple([argument_key(field) for field in value])
+        if None in fields:
             return None
-        if kind is tuple:
-            return ("tuple", fields)
         if hasattr(kind, "_fields"):
             key = ("namedtuple", kind.__module__, kind.__qualname__, fields)
             _remember(value, key)
             return key
+        return ("tuple", fields)
     return None
 
 

@@ -54,8 +54,9 @@ _MASK16 = np.uint64(0xFFFF)
 
 
 class Lines(NamedTuple):
-    """The differences w - v (v a cell of piece i, w one of piece j) of every ordered pair of
-    an assembly's pieces, by line along each axis: row (i * count + j) * 3 + axis of `plane`
+    """The differences w - v (v a cell of piece i, w one of piece j) of every pair i < j of
+    an assembly's pieces (those of j and i are their negatives), by line along each axis:
+    row (i * count + j) * 3 + axis of `plane`
     holds the line table's base in `starts`, the low corner of the plane across the axis and
     its two sizes; `starts[cell]` to `starts[cell + 1]` is the line's slice of `values`,
     the coordinates along the axis in increasing order."""
@@ -97,7 +98,13 @@ class Space(NamedTuple):
 @kernel(cache=True, nogil=True)
 def free(lines, i, j, direction, dx, dy, dz):
     """Cells piece i slides along `direction` (+x, -x, +y, -y, +z, -z) before it meets piece j,
-    when j stands (dx, dy, dz) from i (offsets from their places); FREE if it never does."""
+    when j stands (dx, dy, dz) from i (offsets from their places); FREE if it never does.
+    That is how far j slides the other way before it meets i, which i standing (-dx, -dy,
+    -dz) from j: the tables hold the pairs i < j only."""
+    if i > j:
+        i, j = j, i
+        direction ^= 1
+        dx, dy, dz = -dx, -dy, -dz
     axis = direction >> 1
     row = (i * lines.count + j) * 3 + axis
     if axis == 0:
@@ -140,7 +147,7 @@ def free(lines, i, j, direction, dx, dy, dz):
 
 @kernel(cache=True, nogil=True)
 def plan_lines(cells, first, plane):
-    """Fill each ordered pair's rows of `plane` but for the line counts (the box of the pair's
+    """Fill the rows of `plane` of each pair i < j but for the line counts (the box of the pair's
     differences: from the pieces' boxes); returns (cells of every plane, most differences of
     a pair, largest box)."""
     count = first.size - 1
@@ -157,9 +164,7 @@ def plan_lines(cells, first, plane):
     total = np.int64(0)
     largest = np.int64(0)
     for i in range(count):
-        for j in range(count):
-            if i == j:
-                continue
+        for j in range(i + 1, count):
             size = np.zeros(3, np.int64)
             for a in range(3):
                 size[a] = high[j, a] - low[i, a] - (low[j, a] - high[i, a]) + 1
@@ -183,9 +188,7 @@ def fill_lines(cells, first, plane, starts, values, grid):
     count = first.size - 1
     used = np.int64(0)
     for i in range(count):
-        for j in range(count):
-            if i == j:
-                continue
+        for j in range(i + 1, count):
             row = (i * count + j) * 3
             lx = plane[row + 1, 1]  # the low corner of the pair's box: x from an axis-1 row,
             ly = plane[row, 1]  # y and z from the axis-0 row
@@ -232,7 +235,8 @@ def _coordinate(word, shift):
 @kernel(cache=True, nogil=True)
 def _rooms(lines, pieces, space, row):
     """Fill `space.room` for the position `states[row]` of the part made of `pieces` (their
-    numbers in the assembly, the anchor first)."""
+    numbers in the assembly, the anchor first): i slides along d before meeting j as far as
+    j slides the other way before meeting i."""
     m = pieces.size
     states = space.states
     room = space.room
@@ -241,15 +245,11 @@ def _rooms(lines, pieces, space, row):
         if i > 0:
             word = states[row, i - 1]
             xi, yi, zi = _coordinate(word, 0), _coordinate(word, 16), _coordinate(word, 32)
-        for j in range(m):
-            if i == j:
-                continue
-            xj = yj = zj = np.int64(0)
-            if j > 0:
-                word = states[row, j - 1]
-                xj, yj, zj = _coordinate(word, 0), _coordinate(word, 16), _coordinate(word, 32)
+        for j in range(i + 1, m):
+            word = states[row, j - 1]
+            xj, yj, zj = _coordinate(word, 0), _coordinate(word, 16), _coordinate(word, 32)
             for direction in range(6):
-                room[direction, i, j] = free(
+                room[direction, i, j] = room[direction ^ 1, j, i] = free(
                     lines, pieces[i], pieces[j], direction, xj - xi, yj - yi, zj - zi
                 )
 

@@ -10,6 +10,8 @@ which the pieces meet, or none (i can leave j behind for good).
 
 from __future__ import annotations
 
+from itertools import accumulate, chain
+
 import numpy as np
 
 from slidelab.disassembly.kernels import Lines, fill_lines, plan_lines
@@ -40,22 +42,21 @@ def build_lines(assembly: Assembly) -> Lines:
             f"an assembly of {len(assembly.pieces):,} pieces; taking apart handles at most "
             f"{MOST_PIECES}"
         )
-    cells = np.array([cell for piece in assembly.pieces for cell in piece.cells], np.int64).reshape(
-        -1, 3
-    )
-    spread = int(np.abs(cells).max(initial=0))
+    flat = chain.from_iterable(chain.from_iterable(piece.cells for piece in assembly.pieces))
+    cells = np.fromiter(flat, np.int64).reshape(-1, 3)
+    spread = max(int(cells.max(initial=0)), -int(cells.min(initial=0)))
     if spread >= LIMIT // 2:
         raise AssemblyTooLargeError(
             f"a cell lies {spread:,} cells from the origin; the most is {LIMIT // 2 - 1:,}"
         )
-    first = np.cumsum([0, *(len(piece.cells) for piece in assembly.pieces)]).astype(np.int64)
+    sizes = [len(piece.cells) for piece in assembly.pieces]
+    first = np.array([0, *accumulate(sizes)], np.int64)
     count = len(assembly.pieces)
     plane = np.zeros((count * count * 3, 5), np.int64)
     total, largest = plan_lines(cells, first, plane)
     starts = np.zeros(total + 1, np.int64)
     grid = np.zeros(largest, np.bool_)
-    sizes = np.diff(first)
-    most = 3 * (int(sizes.sum()) ** 2 - int((sizes * sizes).sum()))  # 3 axes, pairs' products
+    most = 3 * (len(cells) ** 2 - sum(size * size for size in sizes))  # 3 axes, pairs' products
     values = np.zeros(min(most, ONE_PASS), np.int16)
     used = fill_lines(cells, first, plane, starts, values, grid)
     if used > values.size:  # counted only: fill again with room for every value

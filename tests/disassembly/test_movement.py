@@ -36,6 +36,10 @@ def test_room_agrees_with_sliding_cell_by_cell(first, second, offset, direction)
     expected = slid_until_met(first, placed, DIRECTIONS[direction])
     assert free.python(lines, 0, 1, direction, *offset) == expected
     assert free(lines, 0, 1, direction, *offset) == expected
+    back = tuple(-c for c in offset)  # the first piece seen from the second, which slides
+    expected = slid_until_met(placed, first, DIRECTIONS[direction ^ 1])
+    assert free.python(lines, 1, 0, direction ^ 1, *back) == expected
+    assert free(lines, 1, 0, direction ^ 1, *back) == expected
 
 
 def test_room_of_a_cube_in_front_of_another():
