@@ -280,7 +280,13 @@ def switched_off() -> Iterator[None]:
 
 def enabled() -> bool:
     """Whether compiled extensions may be used (`SLIDELAB_NATIVE=0` says no)."""
-    return not _switched_off and os.environ.get("SLIDELAB_NATIVE", "1") != "0"
+    return not _switched_off and _environment_allows()
+
+
+@cache
+def _environment_allows() -> bool:
+    """`SLIDELAB_NATIVE` is not 0 (read once: every kernel call asks)."""
+    return os.environ.get("SLIDELAB_NATIVE", "1") != "0"
 
 
 def functions(module_name: str) -> Functions:
