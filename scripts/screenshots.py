@@ -6,12 +6,14 @@ Solve pressed meanwhile; opens a classic sliding puzzle, solves and analyses it,
 hardest start and opens it as a new puzzle; enumerates antislide 4x4x4 and shows a
 packing exploded, with locks and in edit mode; lists the 4x5x5 box's classes as they stream in, then
 sorted and filtered; solves the Soma cube and shows a solution;
-cuts Knuth's toy shape into three connected pieces and shows the pieces moving; shows a
+takes BurrTools' CubeInCage apart (its assemblies sorted by level, one played half way through
+a move); cuts Knuth's toy shape into three connected pieces and shows the pieces moving; shows a
 long run's status line, the Help windows, the GIF export dialog and every tab at 1024x700;
 saves PNGs into a folder (default out/screenshots).  With --guide it also writes the user
 guide's small pictures into resources/guide.
 
     .venv/bin/python scripts/screenshots.py [FOLDER] [--puzzle klotski.slide] [--style 2] [--guide]
+        [--examples DIR]
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "burrtools"
+"""BurrTools' examples (CubeInCage is taken apart from there; not shipped with slidelab)."""
+CAGE = "CubeInCage.xmpuzzle"
 
 
 def start_xvfb() -> subprocess.Popen | None:
@@ -51,11 +57,16 @@ def main() -> None:
     parser.add_argument("--puzzle", default="klotski.slide")
     parser.add_argument("--style", type=int, default=2)
     parser.add_argument("--guide", action="store_true", help="also write the guide's pictures")
+    parser.add_argument(
+        "--examples", type=Path, default=EXAMPLES, help=f"BurrTools' examples, with {CAGE}"
+    )
     args = parser.parse_args()
+    if not (args.examples / CAGE).is_file():
+        raise SystemExit(f"screenshots: no {CAGE} in {args.examples} (give --examples DIR)")
     server = start_xvfb()
     os.environ["QT_QPA_PLATFORM"] = "xcb"
     try:
-        shoot(Path(args.folder), args.puzzle, args.style, args.guide)
+        shoot(Path(args.folder), args.puzzle, args.style, args.examples, args.guide)
     finally:
         if server is not None:
             server.terminate()
@@ -65,6 +76,8 @@ GUIDE_PICTURES = {
     "sliding-playback-mid-move.png": "sliding.png",
     "antislide-4x4x4-exploded.png": "antislide.png",
     "polycube-soma-solution.png": "polycube.png",
+    "polycube-cage-levels-sorted.png": "take-apart.png",
+    "polycube-cage-disassembly.png": "disassembly.png",
     "dissection-solution.png": "dissection.png",
 }
 """Screenshots the user guide shows, by the name it ships them under."""
@@ -88,7 +101,7 @@ def write_guide_pictures(folder: Path) -> list[Path]:
     return written
 
 
-def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> None:
+def shoot(folder: Path, puzzle_name: str, style: int, examples: Path, guide: bool = False) -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -147,11 +160,13 @@ def shoot(folder: Path, puzzle_name: str, style: int, guide: bool = False) -> No
     bench.open_hardest_button.click()
     settle()
     snap(window, folder / "sliding-hardest-opened.png", saved)
+    bench.undo_stack.setClean()  # opened unsaved: the next shot opens another puzzle here
 
     saved += shoot_sliding_trust(window, folder, settle)
     saved += shoot_antislide(window, folder, settle)
     saved += shoot_antislide_list(window, folder, settle)
     saved += shoot_polycube(window, folder, settle)
+    saved += shoot_disassembly(window, folder, settle, examples / CAGE)
     saved += shoot_dissection(window, folder, settle)
     saved += shoot_long_run(window, folder, settle)
     saved += shoot_help(window, folder, settle)
@@ -306,6 +321,40 @@ def shoot_polycube(window, folder: Path, settle) -> list[Path]:
     settle()
     snap(window, folder / "polycube-box-mismatch.png", saved)
     bench.undo_stack.setClean()  # the next shot opens another spec here without asking
+    return saved
+
+
+def shoot_disassembly(window, folder: Path, settle, cage: Path) -> list[Path]:
+    """CubeInCage's 96 assemblies taken apart and sorted by level: the one that comes apart
+    (4.9.3) on top, chosen; then the Disassemble page with the piece that leaves at its second
+    separation a tenth of the way out (a slide passes free cells only, so no pieces overlap).
+    The window is 900 x 720 here, so that the guide's 520-pixel copies stay legible."""
+    from PySide6.QtCore import Qt
+
+    from slidelab.gui.polycube.workbench import DISASSEMBLE_PAGE
+
+    bench = window.by_family["polycube"]
+    window.resize(900, 720)
+    window.open_path(str(cage))
+    bench.distinct.setChecked(True)
+    bench.solve()
+    settle(lambda: not window.runner.busy)
+    bench.take_apart()
+    settle(lambda: not window.runner.busy)
+    bench.solution_list.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    bench.solution_list.setCurrentRow(0)
+    settle()
+    saved: list[Path] = []
+    snap(window, folder / "polycube-cage-levels-sorted.png", saved)
+    bench.pages.setCurrentIndex(DISASSEMBLE_PAGE)
+    player = bench.disassembly_page.player
+    moves = player.play_data.moves
+    leaving = max(n for n, played in enumerate(moves) if played.separation == 2)
+    player.seek(leaving + 0.1)
+    settle()
+    snap(window, folder / "polycube-cage-disassembly.png", saved)
+    bench.distinct.setChecked(False)
+    window.resize(1280, 800)
     return saved
 
 

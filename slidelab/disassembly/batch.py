@@ -51,15 +51,16 @@ def disassemble_all(
     assemblies: Sequence[Assembly], *, unit_steps: bool = False, max_states: int | None = None
 ) -> Generator[Progress, None, TakenApartAll]:
     """Take every assembly apart in turn (`disassembly_steps`), yielding progress about every
-    50 ms: assemblies done, how many came apart, the fraction of the list done."""
+    50 ms: assemblies done, how many came apart, the fraction of the list done.  The last
+    event, at the end, counts them all, so a status line ends on the result's figures."""
     started = time.perf_counter()
     pacer = Pacer(PHASE, started, PROGRESS_SECONDS)
     total = max(len(assemblies), 1)
     found: list[Disassembly] = []
     separable = 0
 
-    def overall(_inner: Progress) -> Progress:
-        """The list's progress in place of one search's."""
+    def overall(_inner: Progress | None = None) -> Progress:
+        """The list's progress (in place of one search's)."""
         return Progress(
             PHASE, len(found), time.perf_counter() - started, found=separable,
             fraction=len(found) / total,
@@ -74,6 +75,7 @@ def disassemble_all(
         if event is not None:
             yield Progress(PHASE, event.explored, event.elapsed, found=separable,
                            fraction=event.fraction)  # fmt: skip
+    yield overall()
     return TakenApartAll(tuple(assemblies), tuple(found), time.perf_counter() - started)
 
 

@@ -38,6 +38,14 @@ def test_every_assembly_is_taken_apart_in_order_with_progress(monkeypatch):
     assert events[-1].fraction == 1.0
 
 
+def test_the_last_event_counts_every_assembly_taken_apart():
+    """Paced events come at most every 50 ms; the last one, at the end, has the totals."""
+    events: list[Progress] = []
+    listed = [APART, STUCK, BENT, APART] * 3
+    drive(disassemble_all(listed), on_progress=events.append)
+    assert (events[-1].explored, events[-1].found, events[-1].fraction) == (12, 9, 1.0)
+
+
 def test_a_run_stops_between_assemblies():
     events: list[Progress] = []
     with pytest.raises(RunStopped):

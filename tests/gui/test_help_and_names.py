@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QToolBar, QToolButton
 
 import slidelab
 from slidelab.gui.help.about import AboutDialog
+from slidelab.gui.help.guide import guide_folder
 from slidelab.gui.help.shortcuts import ShortcutsDialog
 from tests.gui.mouse import LEFT
 
@@ -38,10 +41,15 @@ def test_the_user_guide_opens_with_its_pictures(window, qtbot):
     assert guide is not None and guide.isVisible()
     document = guide.browser.document()
     assert "Sliding blocks" in document.toPlainText()
-    pictures = ["sliding.png", "antislide.png", "polycube.png", "dissection.png"]
+    pictures = [
+        "sliding.png", "antislide.png", "polycube.png", "take-apart.png", "disassembly.png",
+        "dissection.png",
+    ]  # fmt: skip
     html = document.toHtml()
+    assert re.findall(r'<img src="([^"]+)"', html) == pictures  # in the guide's order
+    shipped = [entry.name for entry in guide_folder().iterdir() if entry.name.endswith(".png")]
+    assert sorted(shipped) == sorted(pictures)  # none missing, none left over
     for name in pictures:
-        assert name in html
         image = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(name))
         assert isinstance(image, QImage) and not image.isNull() and image.width() > 100
     guide.close()

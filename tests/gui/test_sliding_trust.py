@@ -198,6 +198,7 @@ def test_after_no_solution_the_board_is_the_puzzle_solved(window, qtbot):
     bench.load_puzzle(stuck)
     solve_in(window, qtbot, 2)
     assert bench.solution_summary.text().startswith("No solution in style 2")
+    assert window.minimumSizeHint().width() <= 1024  # the message wraps, the window narrows
     frame = bench.solution_view.frame()
     assert (frame.rows, frame.cols) == (1, 3)
     assert shown_configuration(bench.solution_view) == stuck.start

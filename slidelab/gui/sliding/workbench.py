@@ -249,6 +249,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
     def _solution_page(self) -> QWidget:
         page = QWidget()
         self.solution_summary = QLabel("Solve the puzzle to watch its shortest solution.")
+        self.solution_summary.setWordWrap(True)  # a long "no solution" must not widen the window
         board = QVBoxLayout()
         board.addWidget(self.solution_summary)
         board.addWidget(self.solution_view, 1)
