@@ -7,13 +7,18 @@ from its place in the assembly relative to the anchor's: x, y and z biased by
 (`states`, also the queue), an open-addressing table of state index + 1, and
 for each position the move that reached it, so the path is read back.
 
-Expanding a position: the room between every two pieces in the six directions
-(`free`, from the pairs' differences in `Lines`), then, as BurrTools' disassembler
-looks, a set that can leave (a piece with what it cannot leave behind, a single
-piece before a group of at most half the pieces); else every move: per axis the
-ideals of the who-blocks-whom digraph (the sliding family's `_superpieces`:
-ideals without the anchor move forward, the rest of an ideal with it moves
-back), each slid by every distance up to its room, or by one cell.
+Expanding a position follows BurrTools' disassembler (its `find`), so that the
+breadth-first order, and with it the separation taken, is BurrTools': the room
+between every two pieces in the six directions (`free`, from the pairs'
+differences in `Lines`); then a set that can leave (a piece with what it
+cannot leave behind, a single piece before a group of at most half the
+pieces); else, direction by direction (+x, -x, +y, -y, +z, -z), piece
+by piece, step by step (1, 2, ... cells, or 1 with unit steps): the piece
+pushing what it meets moves the step, while at most half the pieces move, and
+right after each new such move the union of it with each earlier move of the
+direction by as many cells, newest first, when the union is new, neither of
+the two and not every piece.  A set holding the anchor is stored as the rest
+moved back, and recorded as found.
 
 `search` expands a bounded number of positions per call and returns, so the
 driver can report progress, grow the arrays or stop between calls; a call that
@@ -28,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from slidelab.kernels import kernel
-from slidelab.sliding.kernels import _close_free, _hash, _lowest_bit, _superpieces
+from slidelab.sliding.kernels import _hash, _lowest_bit
 
 FREE = 1 << 30
 """Room towards a piece never met in that direction."""
@@ -47,10 +52,11 @@ MORE = -2
 FULL = -3
 """`search`: the states, or the table, are full; grow them and call again."""
 MANY = -4
-"""`search`: more ideals in one direction than `Space.masks` holds; grow it and call again."""
+"""`search`: more moves in one direction than `Space.masks` holds; grow it and call again."""
 
 _ONE = np.uint64(1)
 _MASK16 = np.uint64(0xFFFF)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 class Lines(NamedTuple):
@@ -77,7 +83,8 @@ class Space(NamedTuple):
     parent: np.ndarray
     """int64 [capacity]: the position each was reached from (-1 for the start)."""
     moved: np.ndarray
-    """uint64 [capacity]: the part-local pieces that moved to reach it (never the anchor)."""
+    """uint64 [capacity]: the part-local pieces that moved to reach it (the anchor among
+    them or not), as BurrTools' move takes them."""
     direction: np.ndarray
     distance: np.ndarray
     depth: np.ndarray
@@ -85,12 +92,15 @@ class Space(NamedTuple):
     room: np.ndarray
     """int64 [6, m, m], scratch: room[d, i, j] is how far piece i slides along d before
     meeting piece j."""
-    desc: np.ndarray
-    anc: np.ndarray
-    inc_stack: np.ndarray
-    exc_stack: np.ndarray
     masks: np.ndarray
-    directions: np.ndarray
+    """uint64 [moves], scratch: the moves of the direction being expanded, in the order made..."""
+    amounts: np.ndarray
+    """int64 [moves], scratch: ... the cells each slides..."""
+    slots: np.ndarray
+    """int64 [moves], scratch: ... and its slot in `listed`."""
+    listed: np.ndarray
+    """int64 [2 * moves], scratch: an open-addressing table of move number + 1, 0 for an empty
+    slot (emptied after each direction, slot by slot)."""
     child: np.ndarray
     """uint64 [1, m - 1], scratch: the position being made."""
 
@@ -255,45 +265,38 @@ def _rooms(lines, pieces, space, row):
 
 
 @kernel(cache=True, nogil=True)
-def _leaving(room, m, largest):
-    """A set of at most `largest` pieces that can leave, as BurrTools finds one: for each
-    direction and piece, the piece and every piece it would take along, met directly or
-    through others; (set bits, direction), or (0, -1)."""
-    for direction in range(6):
-        for piece in range(m):
-            taken = _ONE << np.uint64(piece)
-            frontier = taken
-            size = 1
-            while frontier and size <= largest:
-                i = _lowest_bit(frontier)
-                frontier &= frontier - _ONE
-                for j in range(m):
-                    bit = _ONE << np.uint64(j)
-                    if taken & bit == 0 and room[direction, i, j] < FREE:
-                        taken |= bit
-                        frontier |= bit
-                        size += 1
-            if size <= largest:
-                return taken, direction
-    return np.uint64(0), -1
+def _pushed(room, direction, piece, step, m, largest):
+    """The pieces that move when `piece` slides `step` cells along `direction` and takes along
+    every piece it meets on the way, directly or through others (BurrTools' checkmovement);
+    0 when they are more than `largest`."""
+    taken = _ONE << np.uint64(piece)
+    frontier = taken
+    size = 1
+    while frontier:
+        i = _lowest_bit(frontier)
+        frontier &= frontier - _ONE
+        for j in range(m):
+            bit = _ONE << np.uint64(j)
+            if taken & bit == 0 and room[direction, i, j] < step:
+                size += 1
+                if size > largest:
+                    return np.uint64(0)
+                taken |= bit
+                frontier |= bit
+    return taken
 
 
 @kernel(cache=True, nogil=True)
-def _blocking(room, forward, m, desc, anc):
-    """The who-blocks-whom digraph of one direction, closed: desc[i] holds i and every piece
-    that must move when i moves that way, anc[i] the pieces that take i along."""
-    for i in range(m):
-        desc[i] = _ONE << np.uint64(i)
-        anc[i] = desc[i]
-    for i in range(m):
-        for j in range(m):
-            if i != j and room[forward, i, j] == 0:
-                desc[i] |= _ONE << np.uint64(j)
-                anc[j] |= _ONE << np.uint64(i)
-    everyone = np.uint64(0)
-    for i in range(m):
-        everyone |= _ONE << np.uint64(i)
-    _close_free(desc, anc, everyone)
+def _leaving(room, m, largest):
+    """A set of at most `largest` pieces that can leave, as BurrTools finds one: for each
+    direction and piece, the piece and every piece it would ever meet; (set bits,
+    direction), or (0, -1)."""
+    for direction in range(6):
+        for piece in range(m):
+            taken = _pushed(room, direction, piece, FREE, m, largest)
+            if taken:
+                return taken, direction
+    return np.uint64(0), -1
 
 
 @kernel(cache=True, nogil=True)
@@ -310,18 +313,20 @@ def _reach(room, direction, chosen, m):
 
 
 @kernel(cache=True, nogil=True)
-def _store(space, row, chosen, direction, distance, m):
-    """Add the position `states[row]` with `chosen` moved; returns 1 if new, 0 if known,
+def _store(space, row, moved, direction, distance, m):
+    """Add the position `states[row]` with the pieces `moved` slid `distance` cells along
+    `direction` (the anchor among them: the others slid back); returns 1 if new, 0 if known,
     -1 if the states or the table are full."""
     states = space.states
     child = space.child
     axis = direction >> 1
     step = np.int64(distance) if direction & 1 == 0 else -np.int64(distance)
+    anchored = moved & _ONE
+    shift = np.uint64(16 * axis)
     for i in range(1, m):
         word = states[row, i - 1]
-        if chosen >> np.uint64(i) & _ONE:
-            shift = np.uint64(16 * axis)
-            value = np.int64((word >> shift) & _MASK16) + step
+        if (moved >> np.uint64(i) & _ONE) != anchored:
+            value = np.int64((word >> shift) & _MASK16) + (-step if anchored else step)
             word = (word & ~(_MASK16 << shift)) | (np.uint64(value) << shift)
         child[0, i - 1] = word
     table = space.table
@@ -345,12 +350,100 @@ def _store(space, row, chosen, direction, distance, m):
         states[n, w] = child[0, w]
     table[slot] = n + 1
     space.parent[n] = row
-    space.moved[n] = chosen
+    space.moved[n] = moved
     space.direction[n] = direction
     space.distance[n] = distance
     space.depth[n] = space.depth[row] + 1
     counts[N] = n + 1
     return 1
+
+
+@kernel(cache=True, nogil=True)
+def _slot(space, moved, distance):
+    """The slot of `space.listed` that holds the direction's move `moved` by `distance`, or
+    the empty slot where it goes."""
+    listed = space.listed
+    mask = np.uint64(listed.size - 1)
+    h = (moved ^ (np.uint64(distance) << np.uint64(48))) * _GOLDEN
+    slot = np.int64((h ^ (h >> np.uint64(29))) & mask)
+    while listed[slot] != 0:
+        k = listed[slot] - 1
+        if space.masks[k] == moved and space.amounts[k] == distance:
+            return slot
+        slot = (slot + 1) & np.int64(mask)
+    return slot
+
+
+@kernel(cache=True, nogil=True)
+def _listed(space, moved, distance):
+    """Whether the direction's moves include `moved` slid `distance` cells."""
+    return space.listed[_slot(space, moved, distance)] != 0
+
+
+@kernel(cache=True, nogil=True)
+def _add(space, row, made, moved, direction, distance, m):
+    """List `moved` slid `distance` cells as the direction's move number `made` and store the
+    position it leads to from `states[row]`; returns the number of moves listed, or MANY or
+    FULL."""
+    if made >= space.masks.size:
+        return MANY
+    slot = _slot(space, moved, distance)
+    space.masks[made] = moved
+    space.amounts[made] = distance
+    space.slots[made] = slot
+    space.listed[slot] = made + 1
+    if _store(space, row, moved, direction, distance, m) < 0:
+        return FULL
+    return made + 1
+
+
+@kernel(cache=True, nogil=True)
+def _moves(space, row, m, unit_steps):
+    """Store the positions one move from `states[row]` in BurrTools' order (module doc), the
+    rooms already in `space.room`; returns 0, MANY or FULL (the driver then replaces the
+    scratch arrays, `listed` among them, by empty ones)."""
+    everyone = np.uint64(0)
+    for i in range(m):
+        everyone |= _ONE << np.uint64(i)
+    for direction in range(6):
+        made = 0
+        for piece in range(m):
+            step = 1
+            while True:
+                moved = _pushed(space.room, direction, piece, step, m, m // 2)
+                if moved == 0:
+                    break
+                last = _reach(space.room, direction, moved, m)  # the same set up to there
+                if last >= FREE:  # never: the set could leave, and `_leaving` found one
+                    break
+                if unit_steps:
+                    last = 1
+                for distance in range(step, last + 1):
+                    if _listed(space, moved, distance):
+                        continue
+                    newest = made
+                    made = _add(space, row, made, moved, direction, distance, m)
+                    if made < 0:
+                        return made
+                    for k in range(newest - 1, -1, -1):  # its unions, the newest moves first
+                        other = space.masks[k]
+                        union = moved | other
+                        if (
+                            space.amounts[k] == distance
+                            and union != moved
+                            and union != other
+                            and union != everyone
+                            and not _listed(space, union, distance)
+                        ):
+                            made = _add(space, row, made, union, direction, distance, m)
+                            if made < 0:
+                                return made
+                if unit_steps:
+                    break
+                step = last + 1
+        for k in range(made):
+            space.listed[space.slots[k]] = 0
+    return 0
 
 
 @kernel(cache=True, nogil=True)
@@ -374,24 +467,10 @@ def search(lines, pieces, space, budget, unit_steps):
                 counts[LEAVE_MASK] = np.int64(taken)
                 counts[LEAVE_DIRECTION] = direction
                 return head
-        for axis in range(3):
-            _blocking(space.room, 2 * axis, m, space.desc, space.anc)
-            found = _superpieces(
-                space.desc, space.anc, 2 * axis, space.inc_stack, space.exc_stack,
-                space.masks, space.directions, 0,
-            )  # fmt: skip
-            if found < 0:
-                counts[HEAD] = head
-                return MANY
-            for k in range(found):
-                chosen = space.masks[k]
-                direction = space.directions[k]
-                reach = _reach(space.room, direction, chosen, m)
-                last = 1 if unit_steps else reach
-                for distance in range(1, last + 1):
-                    if _store(space, head, chosen, direction, distance, m) < 0:
-                        counts[HEAD] = head
-                        return FULL
+        status = _moves(space, head, m, unit_steps)
+        if status < 0:
+            counts[HEAD] = head
+            return status
         head += 1
     counts[HEAD] = head
     return MORE if head < counts[N] else DONE

@@ -2,21 +2,27 @@
 
 A breadth-first search over the places of a part's pieces, one piece (the
 anchor, the part's first) held still since moving a set one way is moving the
-rest the other way.  In each direction the sets that can slide are the ideals
-of the who-blocks-whom digraph (a piece with no room towards another pushes
-it), as in the sliding family's superpiece styles; a set slides by any number
-of cells up to its room (or one cell per move with `unit_steps`).  A set whose
+rest the other way.  A move slides a set of pieces along one axis by one or
+more cells (one cell with `unit_steps`) without meeting the rest.  A set whose
 room is unbounded leaves: that move separates the part, and each of the two
 parts is then taken apart from where it stands.
 
-Which separation is taken follows BurrTools' disassembler, so that its figures
-come out: the first position of the search's shallowest layer from which some
-set can leave; there, a single piece before a group, directions in the order
-+x, -x, +y, -y, +z, -z, then pieces in order, each piece taking with it what it
-cannot leave behind, a group of at most half the part's pieces.  The part that
-holds the heaviest piece (BurrTools' weight) stays.  When either part cannot be
-taken apart and its pieces may not stay together (they share no piece group),
-the assembly does not come apart: like BurrTools, no other separation is tried.
+Which of the equally short separations is taken is BurrTools' (its
+disassembler as of 2007, `disassembler_0.cpp`; the example files' stored trees
+come out move for move): the positions are met in its order and the first from
+which some set can leave separates.  From a position, a set that can leave is
+looked for first: a single piece before a group, directions in the order +x,
+-x, +y, -y, +z, -z, then pieces in order, each taking with it every piece it
+would meet, a group of at most half the part's pieces.  Else the positions one
+move away follow in the order of BurrTools' moves (`kernels`): by direction, by
+piece, by step, the piece with the pieces it pushes when at most half move,
+each followed by its unions with the direction's earlier moves, newest first.
+A move and the separation show the set BurrTools moves: the one found, unless
+its heaviest piece outweighs every other (BurrTools' weight), when the rest
+moves the other way; so the part that holds the heaviest piece stays.  When
+either part cannot be taken apart and its pieces may not stay together (they
+share no piece group), the assembly does not come apart: like BurrTools, no
+other separation is tried.
 """
 
 from __future__ import annotations
@@ -126,9 +132,10 @@ def first_separation(
 
 def next_places(
     assembly: Assembly, places: tuple[Vector, ...], *, unit_steps: bool = False
-) -> set[tuple[Vector, ...]] | None:
+) -> list[tuple[Vector, ...]] | None:
     """Where the pieces can stand one move from `places` (offsets from their places in the
-    assembly), the first piece held still; None when some set can leave from there."""
+    assembly), the first piece held still, in the order the search meets them; None when
+    some set can leave from there."""
     part = _Part(tuple(range(len(places))), places)
     lines = build_lines(assembly)
     space = _start_space(part, None)
@@ -144,10 +151,10 @@ def next_places(
         else:
             break
     anchor = places[0]
-    after = {
+    after = [
         (anchor, *(_unpacked(word, anchor) for word in space.states[row]))
         for row in range(1, int(space.counts[kernels.N]))
-    }
+    ]
     _keep(space)
     return after
 
@@ -261,14 +268,11 @@ def _heaviest(assembly: Assembly, pieces: tuple[int, ...], side: list[int]) -> i
 def _shown(
     assembly: Assembly, pieces: tuple[int, ...], moved: list[int], direction: int, distance: int
 ) -> Move:
-    """The move as a person would make it: of the set and the rest (which moves the other
-    way to the same effect), the lighter side moves (BurrTools' weights), else the side with
-    fewer pieces."""
-    inside = set(moved)
-    rest = [i for i in range(len(pieces)) if i not in inside]
-    if (_heaviest(assembly, pieces, rest), len(rest)) < (
-        _heaviest(assembly, pieces, moved), len(moved)
-    ):  # fmt: skip
+    """The move as BurrTools records it: the set the search moved, unless its heaviest piece
+    outweighs every piece of the rest (BurrTools' weights), which then moves the other way
+    to the same effect."""
+    rest = [i for i in range(len(pieces)) if i not in moved]
+    if _heaviest(assembly, pieces, rest) < _heaviest(assembly, pieces, moved):
         moved, direction = rest, direction ^ 1
     return Move(tuple(pieces[i] for i in moved), direction, distance)
 
@@ -301,9 +305,14 @@ def _kernel_part(part: _Part) -> np.ndarray:
 
 
 def _more_masks(space: kernels.Space) -> kernels.Space:
-    """`space` with room for twice as many ideals of one direction."""
+    """`space` with room for twice as many moves of one direction."""
     room = 2 * space.masks.size
-    return space._replace(masks=np.zeros(room, np.uint64), directions=np.zeros(room, np.int64))
+    return space._replace(
+        masks=np.zeros(room, np.uint64),
+        amounts=np.zeros(room, np.int64),
+        slots=np.zeros(room, np.int64),
+        listed=np.zeros(2 * room, np.int64),
+    )
 
 
 def _unpacked(word: np.uint64, anchor: Vector) -> Vector:
@@ -329,12 +338,10 @@ def _space(count: int, capacity: int, masks: int) -> kernels.Space:
         depth=np.zeros(capacity, np.int64),
         counts=np.zeros(kernels.COUNTS, np.int64),
         room=np.zeros((6, count, count), np.int64),
-        desc=np.zeros(count, np.uint64),
-        anc=np.zeros(count, np.uint64),
-        inc_stack=np.zeros(2 * count + 2, np.uint64),
-        exc_stack=np.zeros(2 * count + 2, np.uint64),
         masks=np.zeros(masks, np.uint64),
-        directions=np.zeros(masks, np.int64),
+        amounts=np.zeros(masks, np.int64),
+        slots=np.zeros(masks, np.int64),
+        listed=np.zeros(2 * masks, np.int64),
         child=np.zeros((1, count - 1), np.uint64),
     )
 

@@ -3,7 +3,9 @@
 The board's open cells become a tunnel through a solid frame (the frame is the
 piece held still); the pieces' cells lie in it.  One disassembly move is then
 exactly one move of the sliding family's superpiece styles: one cell (style 3)
-or a straight slide (style 4), by the sliding family's own reference.
+or a straight slide (style 4), by the sliding family's own reference; and the
+search meets those positions in BurrTools' order, by the disassembly reference
+(several pieces free to slide one way give many unions of moves).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from hypothesis import assume, given
 
 from slidelab.disassembly.model import Assembly, Piece, Vector
+from slidelab.disassembly.reference import reference_next_places
 from slidelab.disassembly.search import next_places
 from slidelab.sliding.model import Axis, Configuration, Puzzle
 from slidelab.sliding.reference import successors
@@ -67,3 +70,5 @@ def test_a_flat_assembly_moves_as_the_sliding_puzzle(puzzle):
         moved = successors(puzzle, puzzle.start, MoveStyle.from_number(number))
         expected = {tuple(sorted(cells_of(puzzle, config))) for config in moved}
         assert {layout(assembly, places) for places in after} == expected
+        pieces = tuple(range(len(assembly.pieces)))
+        assert after == reference_next_places(assembly, pieces, start, unit_steps=unit_steps)
