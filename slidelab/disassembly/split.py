@@ -35,7 +35,7 @@ from slidelab.runs import Progress, relay
 
 FANOUT = 16
 """Chunks a chunk splits into."""
-ALONE_SECONDS = 0.3
+ALONE_SECONDS = 0.5
 """A list whose pace says it is taken apart within this is taken apart here, in one process:
 splitting it would gain little (forking two workers, sending them 35 small chunks and closing
 them took 0.1 s, CubeInCage's 96 classes, a loaded machine)."""
@@ -141,6 +141,7 @@ def disassemble_split(
     processes, or on the Dask cluster at `scheduler`, recording each chunk done in the
     `journal` file.  One job, no scheduler and no journal: `disassemble_all` itself."""
     started = time.perf_counter()
+    heap.settle()  # the list: out of full collections here and in forked workers (their pages)
     if jobs == 1 and scheduler is None and journal is None:
         taken = yield from disassemble_all(assemblies, unit_steps=unit_steps, max_states=max_states)
         return taken, Shared(len(assemblies), 0, 0)
