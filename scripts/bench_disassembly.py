@@ -8,7 +8,12 @@ BurrTools itself cannot run here; its own figures for SolidSixPieceBurrs (issue 
 2026 pull request to its repository: about 8.1 s for the assemblies and 0.34 s to take them
 apart) are printed beside ours for reference, not measured in this run.
 
-    .venv/bin/python scripts/bench_disassembly.py [--runs 5] [--examples DIR]
+With `--jobs 1,2`, it measures taking apart in chunks instead (`--jobs N`): for
+SolidSixPieceBurrs and the Soma cube spec, one assembly per class and every assembly of the
+fixed result, the median wall seconds of taking the assemblies apart (found beforehand, in
+this process) and of the whole process, on each number of processes, the runs interleaved.
+
+    .venv/bin/python scripts/bench_disassembly.py [--runs 5] [--examples DIR] [--jobs 1,2]
 """
 
 from __future__ import annotations
@@ -24,11 +29,16 @@ from pathlib import Path
 from timing import median_seconds
 
 from slidelab.burrtools.assemblies import search_assemblies
+from slidelab.burrtools.convert import puzzle_from_spec
 from slidelab.burrtools.disassemblies import assembly_of
+from slidelab.burrtools.model import Puzzle
 from slidelab.burrtools.packing import build_packing
 from slidelab.burrtools.reader import read_xmpuzzle
+from slidelab.disassembly.model import Assembly
 from slidelab.disassembly.search import disassemble
-from slidelab.exactcover.search import SolutionsFound
+from slidelab.disassembly.split import disassemble_split
+from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.polycube.spec import parse_spec
 from slidelab.runs import drive
 
 EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "burrtools"
@@ -38,18 +48,19 @@ ITEMS = (
     "DraculasDentalDesaster.xmpuzzle",
     "CubeInCage.xmpuzzle",
 )
+SOMA = Path(__file__).resolve().parents[1] / "resources" / "puzzles" / "polycube" / "soma.pcube"
 BURRTOOLS_SOLID_SIX = (8.1, 0.34)
 """BurrTools' own seconds for SolidSixPieceBurrs: assemblies, taking them apart (issue 19)."""
 
 
-def whole_process(path: Path) -> tuple[float, int]:
-    """Wall seconds and peak resident kilobytes of one `slidelab polycube` process, measured by
-    /usr/bin/time (a child's own getrusage would count the memory of this process, from which
-    it was forked)."""
+def whole_process(path: Path, options: tuple[str, ...] = ("--distinct",)) -> tuple[float, int]:
+    """Wall seconds and peak resident kilobytes of one `slidelab polycube --disassemble`
+    process, measured by /usr/bin/time (a child's own getrusage would count the memory of this
+    process, from which it was forked)."""
     command = [sys.executable, "-m", "slidelab", "polycube", str(path)]
     started = time.perf_counter()
     done = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", *command, "--disassemble", "--distinct"],
+        ["/usr/bin/time", "-f", "%M", *command, "--disassemble", *options],
         check=True,
         capture_output=True,
         text=True,
@@ -82,12 +93,77 @@ def phases(path: Path, runs: int) -> tuple[float, float, int, int]:
     return assemblies_seconds, apart_seconds, len(found), apart
 
 
+def assemblies_of(puzzle: Puzzle, distinct: bool) -> list[Assembly]:
+    """The assemblies `--disassemble` takes apart: one per class, or every one."""
+    packing = build_packing(puzzle, 0)
+    found: list[tuple[int, ...]] = []
+
+    def keep(batch: SolutionsFound) -> None:
+        found.extend(batch.solutions)
+
+    drive(
+        search_assemblies(packing, listing=True) if distinct else solve(packing.exact_cover),
+        on_found=keep,
+    )
+    return [assembly_of(packing, solution) for solution in found]
+
+
+def split_table(examples: Path, runs: int, jobs: list[int]) -> None:
+    """Taking apart on each number of processes: in this process (the assemblies found
+    beforehand) and as a whole process, median wall seconds, runs interleaved."""
+    items = [
+        (examples / "SolidSixPieceBurrs.xmpuzzle", read_xmpuzzle),
+        (
+            SOMA,
+            lambda path: puzzle_from_spec(
+                parse_spec(path.read_text(), str(path)), "soma", str(path)
+            ),
+        ),
+    ]
+    print("| example | assemblies | jobs | take apart (wall) | chunks | whole process (wall) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for path, read in items:
+        if not path.exists():
+            print(f"{path.name}: not found; skipped")
+            continue
+        for distinct in (True, False):
+            listed = assemblies_of(read(path), distinct)
+            drive(disassemble_split(listed[:1]))  # the kernels loaded before the clock runs
+            apart: dict[int, list[float]] = {n: [] for n in jobs}
+            whole: dict[int, list[float]] = {n: [] for n in jobs}
+            chunks: dict[int, int] = {}
+            for _ in range(runs):
+                for n in jobs:
+                    started = time.perf_counter()
+                    _, shared = drive(disassemble_split(listed, jobs=n))
+                    apart[n].append(time.perf_counter() - started)
+                    chunks[n] = shared.subproblems
+                    options = ("--distinct",) * distinct + ("--jobs", str(n))
+                    whole[n].append(whole_process(path, options)[0])
+            kind = "distinct" if distinct else "fixed"
+            for n in jobs:
+                print(
+                    f"| {path.stem} ({kind}) | {len(listed):,} | {n} "
+                    f"| {statistics.median(apart[n]):.3f} s | {chunks[n]} "
+                    f"| {statistics.median(whole[n]):.2f} s |"
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--examples", type=Path, default=EXAMPLES)
+    parser.add_argument(
+        "--jobs",
+        type=lambda text: [int(n) for n in text.split(",")],
+        help="measure taking apart in chunks on these numbers of processes (e.g. 1,2)",
+    )
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} (1 min), cores: {os.cpu_count()}")
+    if args.jobs:
+        split_table(args.examples, args.runs, args.jobs)
+        print(f"load average after: {os.getloadavg()[0]:.2f} (1 min)")
+        return
     print(
         "| example | assemblies | come apart | find (CPU) | take apart (CPU) "
         "| whole process (wall) | peak |"

@@ -6,7 +6,9 @@ over every `.xmpuzzle` file (recognised by its extension or its gzip header), an
 everything else goes on to the polycube command.  The options mean what they mean for
 specs: solutions are the assemblies in the fixed result shape, `--distinct` counts them
 as BurrTools does.  `--disassemble` takes each assembly apart
-(`slidelab.burrtools.disassemblies`).  What the file records (BurrTools' assemblies, and
+(`slidelab.burrtools.disassemblies`), in chunks on several processes or a Dask cluster,
+journaled, as --jobs, --scheduler and --journal ask (the assemblies are found here).  What
+the file records (BurrTools' assemblies, and
 its solutions: assemblies it could also take apart) is reported apart, as BurrTools'.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -32,6 +35,7 @@ from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
 from slidelab.family import SubParsers
 from slidelab.fileio import read_input
+from slidelab.parallel.options import jobs_of, wants_split
 from slidelab.polycube.family import SUBCOMMAND
 from slidelab.polycube.packing import solution_numbers
 from slidelab.polycube.spec import Spec, parse_spec
@@ -62,7 +66,13 @@ def _route(args: argparse.Namespace, polycube_run: Command) -> int:
     """Carry out `slidelab polycube`: BurrTools files and exports here, specs by `polycube_run`."""
     if args.unit_moves and not args.disassemble:
         raise SlidelabError("--unit-moves applies to --disassemble only")
-    if args.spec != "-" and is_xmpuzzle(args.spec):
+    burrtools = args.spec != "-" and is_xmpuzzle(args.spec)
+    if (burrtools or args.export_xmpuzzle) and not args.disassemble and wants_split(args):
+        raise SlidelabError(
+            "--jobs, --scheduler and --journal split --disassemble only, for .xmpuzzle files "
+            "and --export-xmpuzzle"
+        )
+    if burrtools:
         return run(args)
     if args.problem is not None:
         raise SlidelabError("--problem applies to .xmpuzzle files only")
@@ -95,7 +105,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--disassemble",
         action="store_true",
         help="take every assembly apart as BurrTools does: how many come apart (BurrTools' "
-        "solutions) and the moves to each separation (the level)",
+        "solutions) and the moves to each separation (the level); the assemblies are found "
+        "in this process, then taken apart in chunks as --jobs, --scheduler and --journal ask",
     )
     parser.add_argument(
         "--unit-moves",
@@ -167,11 +178,17 @@ def solve_puzzle(puzzle: Puzzle, args: argparse.Namespace) -> int:
 
 
 def _disassemble(packing: BurrPacking, args: argparse.Namespace, summary: dict[str, Any]) -> int:
-    """`--disassemble`: take every assembly (one per class with --distinct) apart; with
-    --export-xmpuzzle, write the puzzle with them as the problem's solutions."""
-    counted = drive_in_terminal(
-        search_disassemblies(packing, distinct=args.distinct, unit_steps=args.unit_moves)
-    )
+    """`--disassemble`: take every assembly (one per class with --distinct) apart, in chunks
+    as --jobs, --scheduler and --journal ask; with --export-xmpuzzle, write the puzzle with them
+    as the problem's solutions."""
+    jobs = jobs_of(args)
+    search = search_disassemblies(
+        packing, distinct=args.distinct, unit_steps=args.unit_moves, jobs=jobs,
+        scheduler=args.scheduler, journal=args.journal, what=args.spec,
+    )  # fmt: skip
+    counted = drive_in_terminal(search)
+    if counted.shared.subproblems:
+        print(_shared_text(counted, jobs, args.scheduler), file=sys.stderr)
     if args.export_xmpuzzle:
         write_xmpuzzle(args.export_xmpuzzle, with_disassemblies(packing, counted))
     highest = counted.highest_level
@@ -199,6 +216,22 @@ def _disassemble(packing: BurrPacking, args: argparse.Namespace, summary: dict[s
         if args.distinct and packing.problem.state == SOLVED:
             print(f"BurrTools recorded {_recorded_text(packing)}")
     return EXIT_FOUND if counted.disassemblable else EXIT_NONE
+
+
+def _shared_text(counted: DisassemblyCount, jobs: int, scheduler: str | None) -> str:
+    """Where the assemblies were taken apart, for stderr: the output itself is the same."""
+    shared = counted.shared
+    if scheduler is not None:
+        where = f"the Dask cluster at {scheduler}"
+    else:
+        where = "this process" if jobs == 1 else f"{jobs} processes"
+    text = f"Taken apart in {shared.subproblems} chunks on {where}"
+    if shared.here:
+        assemblies = "1 assembly" if shared.here == 1 else f"{shared.here:,} assemblies"
+        text = f"Taken apart here ({assemblies}), then in {shared.subproblems} chunks on {where}"
+    if shared.resumed:
+        text += f"; {shared.resumed} chunks from the journal"
+    return text + "."
 
 
 def with_disassemblies(packing: BurrPacking, counted: DisassemblyCount) -> Puzzle:

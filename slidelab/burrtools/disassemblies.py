@@ -4,7 +4,11 @@ The assemblies are found as `slidelab polycube` finds them: every assembly in
 the fixed result, or with `distinct` one per class as BurrTools counts them
 (taking apart does not depend on how the whole is turned).  Each is then taken
 apart by `slidelab.disassembly.search`; the pieces carry their part's groups and
-their shape's weight, as BurrTools' disassembler uses them.  `listed_assembly`
+their shape's weight, as BurrTools' disassembler uses them.  The assemblies are
+always found in this process, in the exact cover's own order, which numbers them
+(and, with `distinct`, picks each class's first); a split search would list them in
+another order.  Taking them apart may be split (`slidelab.disassembly.split`): the
+result is the same.  `listed_assembly`
 makes the assembly of a listed solution of either a BurrTools problem or a polycube
 spec (whose pieces have no groups), as the polycube tab takes its list apart.
 """
@@ -17,8 +21,8 @@ from dataclasses import dataclass
 
 from slidelab.burrtools.assemblies import search_assemblies
 from slidelab.burrtools.packing import BurrPacking
-from slidelab.disassembly.batch import disassemble_all
 from slidelab.disassembly.model import Assembly, Disassembly, Piece, highest_level
+from slidelab.disassembly.split import Shared, disassemble_split
 from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.polycube.packing import Packing
 from slidelab.runs import Progress, relay
@@ -44,6 +48,8 @@ class DisassemblyCount:
     results: tuple[TakenApart, ...]
     """Every assembly in the order found."""
     seconds: float
+    shared: Shared
+    """How taking them apart was shared out."""
 
     @property
     def highest_level(self) -> tuple[int, ...] | None:
@@ -76,9 +82,19 @@ def listed_assembly(packing: Packing | BurrPacking, solution: tuple[int, ...]) -
 
 
 def search_disassemblies(
-    packing: BurrPacking, *, distinct: bool, unit_steps: bool = False, max_states: int | None = None
+    packing: BurrPacking,
+    *,
+    distinct: bool,
+    unit_steps: bool = False,
+    max_states: int | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    journal: str | None = None,
+    what: str = "",
 ) -> Generator[Progress, None, DisassemblyCount]:
-    """Find the assemblies (one per class with `distinct`), then take each apart."""
+    """Find the assemblies (one per class with `distinct`), then take each apart: here, or
+    in chunks on `jobs` processes or the Dask cluster at `scheduler`, recording each chunk
+    done in the `journal` file (`disassemble_split`)."""
     started = time.perf_counter()
     found: list[tuple[int, ...]] = []
 
@@ -90,11 +106,15 @@ def search_disassemblies(
     else:
         yield from relay(solve(packing.exact_cover), keep)
     assemblies = [assembly_of(packing, solution) for solution in found]
-    taken = yield from disassemble_all(assemblies, unit_steps=unit_steps, max_states=max_states)
+    taken, shared = yield from disassemble_split(
+        assemblies, unit_steps=unit_steps, max_states=max_states, jobs=jobs,
+        scheduler=scheduler, journal=journal, what=what,
+    )  # fmt: skip
     results = tuple(
         TakenApart(solution, assembly, disassembly)
         for solution, assembly, disassembly in zip(
             found, taken.assemblies, taken.disassemblies, strict=True
         )
     )
-    return DisassemblyCount(len(found), taken.separable, results, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return DisassemblyCount(len(found), taken.separable, results, seconds, shared)

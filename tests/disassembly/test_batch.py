@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from slidelab.disassembly import batch
+from slidelab.disassembly import search as search_module
 from slidelab.disassembly.batch import STUCK_KEY, UNTRIED_KEY, disassemble_all, level_keys
 from slidelab.disassembly.model import Assembly, Disassembly, Piece
 from slidelab.disassembly.search import disassemble
 from slidelab.runs import Progress, RunStopped, drive
-from tests.disassembly.test_search import CAGE
+from tests.disassembly.test_search import BLOCK, CAGE, cubes
 
 APART = Assembly((Piece(((0, 0, 0),)), Piece(((1, 0, 0),))))
 STUCK = Assembly((Piece(CAGE), Piece(((1, 1, 1),))))
@@ -55,6 +56,45 @@ def test_a_run_stops_between_assemblies():
             should_stop=lambda: bool(events),
         )
     assert len(events) == 1 and 0 < events[0].explored < 50_000
+
+
+def test_a_run_within_its_time_takes_every_assembly_apart():
+    listed = [APART, STUCK, BENT]
+    taken = drive(disassemble_all(listed, within=1e9))
+    assert taken.complete and taken.disassemblies == tuple(disassemble(a) for a in listed)
+
+
+def test_a_run_whose_pace_says_the_rest_takes_too_long_keeps_what_it_took_apart(monkeypatch):
+    monkeypatch.setattr(batch, "FIRST_LOOK", 0.0)  # the pace is judged from the first on
+    listed = [BENT, STUCK, APART]
+    taken = drive(disassemble_all(listed, within=-1.0))  # any time left is too long
+    assert not taken.complete
+    assert taken.assemblies == tuple(listed) and taken.disassemblies == (disassemble(BENT),)
+    assert taken.separable == 1
+
+
+class Clock:
+    """A clock for `batch` that moves on by a second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_a_run_stops_within_an_assembly_that_makes_it_too_long(monkeypatch):
+    """Read a second apart, the clock says: one second after the first assembly, the pace (a
+    second each) leaves the other three 3 s, within 3.5 s; at the first progress event of the
+    next one's search (a cube led out of a bent tunnel, two moves), two seconds went on it,
+    and the two after it would take 4 s: too long, so the run stops and that one is undone."""
+    monkeypatch.setattr(batch, "time", Clock())
+    monkeypatch.setattr(search_module, "FIRST_BUDGET", 1)  # one position per kernel call
+    monkeypatch.setattr(search_module, "PROGRESS_SECONDS", -1.0)  # an event after each call
+    tunnel = Assembly((BLOCK, cubes((1, 1, 0))))
+    taken = drive(disassemble_all([APART, tunnel, APART, APART], within=3.5))
+    assert taken.disassemblies == (disassemble(APART),)  # had the tunnel ended, it would be kept
 
 
 def test_level_keys_sort_as_levels_do_with_stuck_and_untried_last():

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from slidelab.cli import main
+from slidelab.disassembly import batch, split
 from slidelab.exactcover.split import search_split
 from slidelab.parallel import run
 from slidelab.parallel.run import ClusterError
 from slidelab.runs import Progress, drive
+from tests.burrtools.conftest import EXAMPLES
 from tests.exactcover.problems import queens
 from tests.sliding.test_hardest import CARS
 
@@ -113,3 +115,24 @@ def test_the_hardest_start_on_the_cluster_is_the_one_found_here(
     assert '"hardest_distance": 5' in here
     assert main([*command, "--scheduler", cluster.scheduler_address]) == 0
     assert capsys.readouterr().out == here
+
+
+def test_assemblies_taken_apart_on_the_cluster_are_those_taken_apart_here(
+    cluster, monkeypatch, capsys
+):
+    if not EXAMPLES.is_dir():
+        pytest.skip(f"BurrTools examples not found at {EXAMPLES}")
+    monkeypatch.setattr(batch, "FIRST_LOOK", 0.0)  # the root, probed here, is split at once
+    monkeypatch.setattr(split, "ALONE_SECONDS", -1.0)
+    cage = str(EXAMPLES / "CubeInCage.xmpuzzle")
+    command = ["polycube", cage, "--disassemble", "--json"]
+    assert main([*command, "--jobs", "1"]) == 0
+    here = capsys.readouterr().out
+    assert '"disassemblable": 12' in here
+    assert main([*command, "--scheduler", cluster.scheduler_address]) == 0
+    there = capsys.readouterr()
+    assert there.out == here
+    assert (
+        there.err
+        == f"Taken apart in 46 chunks on the Dask cluster at {cluster.scheduler_address}.\n"
+    )
