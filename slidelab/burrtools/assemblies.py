@@ -27,6 +27,12 @@ SolidSixPieceBurrs records 1063, its classes under rotations alone.  (Later
 BurrTools versions skip unused pieces in that test and merge such mirror
 images: 1 and 1 for DemoMirrorParadox, 588 for SolidSixPieceBurrs.)  Every
 assembly is listed and reduced to a canonical form, so the count is exact.
+
+Listing hands out each class when it is first met, as the member BurrTools
+keeps: of the class's images (the assembly under each symmetry above, all of
+them assemblies of the problem) the least under BurrTools' order of assemblies
+(`slidelab.burrtools.order`), so the listed assembly is the one BurrTools stores,
+turned as BurrTools turns it.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from collections import Counter
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
+from slidelab.burrtools.order import BurrToolsOrder
 from slidelab.burrtools.packing import (
     BurrPacking,
     Labelled,
@@ -44,9 +51,9 @@ from slidelab.burrtools.packing import (
     transformed,
 )
 from slidelab.exactcover.search import SolutionsFound, solve
-from slidelab.polycube.rotations import REFLECTIONS, SYMMETRIES
+from slidelab.polycube.rotations import REFLECTIONS, SYMMETRIES, Matrix
 from slidelab.polycube.spec import Cell
-from slidelab.polycube.symmetry import Permutation, canonical, self_map
+from slidelab.polycube.symmetry import Permutation, images, self_map
 from slidelab.runs import Progress, drive, translate
 
 
@@ -71,12 +78,16 @@ def search_assemblies(
     packing: BurrPacking, *, listing: bool = False
 ) -> Generator[Progress | SolutionsFound, None, AssemblyCount]:
     """Count `packing`'s assemblies (module doc); yields the engine's progress, closing stops it.
-    With `listing` it also hands out the first assembly of every class as soon as it is found."""
+    With `listing` it also hands out, as soon as a class is first met, the member of the class
+    BurrTools keeps (`slidelab.burrtools.order`)."""
     started = time.perf_counter()
-    rotations, reflections = result_symmetries(packing)
+    symmetries = result_symmetries(packing)
+    rotations = [move for m, move in symmetries.items() if m not in REFLECTIONS]
+    reflections = [move for m, move in symmetries.items() if m in REFLECTIONS]
     partners = mirror_partners(packing)
     turned = _permutations(packing, rotations, {p: p for p in range(len(packing.problem.parts))})
     mirrored = turned + _permutations(packing, reflections, partners)
+    order = BurrToolsOrder(packing, symmetries) if listing else None
     classes: set[Permutation] = set()
     fixed = mirrorable = 0
 
@@ -87,11 +98,13 @@ def search_assemblies(
             fixed += 1
             reflected = bool(reflections) and _mirrorable(packing, solution, partners)
             mirrorable += reflected
-            key = canonical(solution, mirrored if reflected else turned)
+            members = images(solution, mirrored if reflected else turned)
+            key = min(members)
             if key not in classes:
                 classes.add(key)
-                fresh.append(solution)
-        return SolutionsFound(tuple(fresh)) if fresh and listing else None
+                if order is not None:
+                    fresh.append(min(members, key=order.key))
+        return SolutionsFound(tuple(fresh)) if fresh else None
 
     yield from translate(solve(packing.exact_cover), sort)
     return AssemblyCount(
@@ -108,17 +121,16 @@ def count_assemblies(packing: BurrPacking) -> AssemblyCount:
 Move = Callable[[Cell], Cell]
 
 
-def result_symmetries(packing: BurrPacking) -> tuple[list[Move], list[Move]]:
-    """The result's self-symmetries (state and colour kept) as cell maps: rotations, reflections."""
+def result_symmetries(packing: BurrPacking) -> dict[Matrix, Move]:
+    """The result's self-symmetries (state and colour kept), each as its cell map."""
     label = {v.cell: (v.state, v.colour) for v in packing.result.voxels}
     cells = tuple(label)
-    rotations: list[Move] = []
-    reflections: list[Move] = []
+    symmetries: dict[Matrix, Move] = {}
     for m in SYMMETRIES:
         move = self_map(m, cells)
         if move is not None and all(label[move(c)] == label[c] for c in cells):
-            (reflections if m in REFLECTIONS else rotations).append(move)
-    return rotations, reflections
+            symmetries[m] = move
+    return symmetries
 
 
 def mirror_partners(packing: BurrPacking) -> dict[int, int]:

@@ -8,18 +8,26 @@ no two pieces overlap (pieces with symmetries may fit several ways, which give
 the same cells).  A stored disassembly lists, for each separation, the places
 of its pieces before each move (BurrTools' `state`s); a piece moved 10,000 or
 more cells away has been removed.
+
+Written back (`stored_solution`), a piece is placed as BurrTools places it: the
+lowest rotation number that turns its shape onto its cells, and where its hotspot
+then lies (`rotation_numbers` numbers every turn of a shape, colours included
+when they tell turns apart, as BurrTools' order of assemblies needs); the copies
+of a part take its piece numbers in the order of their places, as BurrTools sorts
+them, and each separation lists its pieces by number.
 """
 
 from __future__ import annotations
 
 import itertools
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from slidelab.burrtools.model import Part, Position, Puzzle, Shape, Solution, XmpuzzleError
+from slidelab.burrtools.packing import Labelled
 from slidelab.disassembly.model import DIRECTIONS, Assembly, Move, Piece, Separation, Vector
-from slidelab.polycube.rotations import ROTATIONS, apply
+from slidelab.polycube.rotations import ROTATIONS, Matrix, apply
 
 REMOVED = 10_000
 """BurrTools marks a removed piece by moving it at least this far."""
@@ -45,18 +53,52 @@ def burrtools_rotation(number: int, point: Vector) -> Vector:
     return (x, y, z)
 
 
+def _rotation_matrix(number: int) -> Matrix:
+    """BurrTools' rotation `number` as a matrix: its columns are the turned axes."""
+    columns = [burrtools_rotation(number, axis) for axis in ((1, 0, 0), (0, 1, 0), (0, 0, 1))]
+    first, second, third = (tuple(column[row] for column in columns) for row in range(3))
+    return (first, second, third)  # type: ignore[return-value]
+
+
+ROTATION_MATRICES = tuple(_rotation_matrix(number) for number in range(24))
+"""BurrTools' 24 rotations as matrices, by number."""
+
+
+def rotation_numbers(shape: Shape, *, colours: bool = True) -> dict[Labelled, tuple[int, Vector]]:
+    """BurrTools' numbers for the turns of `shape`: each distinct turn (its voxels, coloured
+    when `colours`, else all of colour 0, moved so that each coordinate's least is 0) with the
+    lowest rotation number that gives it and where that number puts the hotspot."""
+    table: dict[Labelled, tuple[int, Vector]] = {}
+    for number, matrix in enumerate(ROTATION_MATRICES):
+        turned = [(apply(matrix, v.cell), v.colour if colours else 0) for v in shape.voxels]
+        low = _low(cell for cell, _ in turned)
+        form = tuple(sorted((_minus(cell, low), colour) for cell, colour in turned))
+        table.setdefault(form, (number, _minus(apply(matrix, shape.hotspot), low)))
+    return table
+
+
+def numbered_place(table: dict[Labelled, tuple[int, Vector]], voxels: Labelled) -> Position:
+    """Where BurrTools puts a piece that fills `voxels` (sorted by cell, labelled as `table`,
+    its shape's `rotation_numbers`, labels them): its hotspot's place and rotation number."""
+    low = _low(cell for cell, _ in voxels)
+    found = table.get(tuple((_minus(cell, low), colour) for cell, colour in voxels))
+    if found is None:
+        raise ValueError("the cells are not a turn of the shape")
+    number, hotspot = found
+    return Position(*_plus(low, hotspot), number)
+
+
 def stored_place(shape: Shape, cells: tuple[Vector, ...]) -> Position:
     """Where BurrTools puts a piece of `shape` that fills `cells`: its hotspot's place and the
-    lowest rotation number that turns the shape onto them."""
-    wanted = sorted(cells)
-    for number in range(24):
-        turned = sorted(
-            burrtools_rotation(number, _minus(cell, shape.hotspot)) for cell in shape.cells
-        )
-        shift = _minus(wanted[0], turned[0])
-        if [_plus(cell, shift) for cell in turned] == wanted:
-            return Position(*shift, number)
-    raise ValueError("the cells are not a turn of the shape")
+    lowest rotation number that turns the shape onto them (colours aside)."""
+    voxels = tuple(sorted((cell, 0) for cell in cells))
+    return numbered_place(rotation_numbers(shape, colours=False), voxels)
+
+
+def _low(cells: Iterable[Vector]) -> Vector:
+    """Each coordinate's least value over `cells`."""
+    xs, ys, zs = zip(*cells, strict=True)
+    return (min(xs), min(ys), min(zs))
 
 
 @dataclass(frozen=True)
@@ -232,26 +274,37 @@ def stored_solution(
     puzzle: Puzzle, problem: int, parts: list[int], assembly: Assembly, tree: Separation | None
 ) -> Solution:
     """A solution as BurrTools stores it: the assembly (piece k of `assembly` is a copy of
-    part `parts[k]`, copies taking that part's piece numbers in order) and its disassembly."""
+    part `parts[k]`; the copies of a part take its piece numbers in the order of their places,
+    rotation number first, as BurrTools sorts them) and its disassembly."""
     slots = problem_pieces(puzzle, problem)
-    numbers: list[int] = []
-    for part in parts:
-        taken = [n for n, slot in enumerate(slots) if slot is puzzle.problems[problem].parts[part]]
-        numbers.append(next(n for n in taken if n not in numbers))
+    chosen = puzzle.problems[problem].parts
+    found = [
+        stored_place(puzzle.shapes[chosen[part].shape], piece.cells)
+        for piece, part in zip(assembly.pieces, parts, strict=True)
+    ]
+    numbers = [0] * len(parts)
     places: list[Position | None] = [None] * len(slots)
-    for number, piece, part in zip(numbers, assembly.pieces, parts, strict=True):
-        shape = puzzle.shapes[puzzle.problems[problem].parts[part].shape]
-        places[number] = stored_place(shape, piece.cells)
+    free = list(range(len(slots)))
+    for k in sorted(range(len(parts)), key=lambda k: (parts[k], place_order(found[k]))):
+        numbers[k] = next(n for n in free if slots[n] is chosen[parts[k]])
+        free.remove(numbers[k])
+        places[numbers[k]] = found[k]
     text = None if tree is None else ET.tostring(_separation_node(tree, numbers, places), "unicode")
     return Solution(tuple(places), disassembly=text)
+
+
+def place_order(place: Position) -> tuple[int, int, int, int]:
+    """A place as BurrTools orders places (placement_c's `<`): rotation number, then x, y, z."""
+    return (place.transformation, place.x, place.y, place.z)
 
 
 def _separation_node(
     tree: Separation, numbers: list[int], places: list[Position | None]
 ) -> ET.Element:
     node = ET.Element("separation")
+    columns = sorted(range(len(tree.pieces)), key=lambda k: numbers[tree.pieces[k]])
     pieces = ET.SubElement(node, "pieces", count=str(len(tree.pieces)))
-    pieces.text = " ".join(str(numbers[p]) for p in tree.pieces)
+    pieces.text = " ".join(str(numbers[tree.pieces[k]]) for k in columns)  # ascending, as BurrTools
     home = []
     for p in tree.pieces:
         place = places[numbers[p]]
@@ -268,7 +321,7 @@ def _separation_node(
         state = ET.SubElement(node, "state")
         for axis, name in enumerate(("dx", "dy", "dz")):
             ET.SubElement(state, name).text = " ".join(
-                str(at[axis] + off[axis]) for at, off in zip(home, offsets, strict=True)
+                str(home[k][axis] + offsets[k][axis]) for k in columns
             )
     for kind, part in (("removed", tree.removed), ("left", tree.left)):
         if part is not None:

@@ -62,6 +62,15 @@ def compose(a: Matrix, b: Matrix) -> Matrix:
     )  # type: ignore[return-value]
 
 
+def inverse(m: Matrix) -> Matrix:
+    """The inverse of a symmetry: its transpose (a signed permutation matrix is orthogonal)."""
+    return (
+        (m[0][0], m[1][0], m[2][0]),
+        (m[0][1], m[1][1], m[2][1]),
+        (m[0][2], m[1][2], m[2][2]),
+    )
+
+
 def normalize(cells: Iterable[Cell]) -> Shape:
     """`cells` shifted so each coordinate's minimum is 0, sorted."""
     cells = list(cells)

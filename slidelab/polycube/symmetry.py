@@ -135,10 +135,15 @@ def self_map(m: Matrix, box: tuple[Cell, ...]) -> Callable[[Cell], Cell] | None:
     return move
 
 
+def images(solution: Iterable[int], permutations: Iterable[Permutation]) -> list[Permutation]:
+    """A solution's images (option numbers, sorted) under the permutations."""
+    chosen = tuple(solution)
+    return [tuple(sorted(perm[k] for k in chosen)) for perm in permutations]
+
+
 def canonical(solution: Iterable[int], permutations: Iterable[Permutation]) -> Permutation:
     """The least image of a solution (its option numbers) under the permutations."""
-    chosen = tuple(solution)
-    return min(tuple(sorted(perm[k] for k in chosen)) for perm in permutations)
+    return min(images(solution, permutations))
 
 
 def search_distinct(

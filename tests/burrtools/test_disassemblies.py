@@ -248,15 +248,14 @@ def test_a_piece_s_stored_place_turns_its_shape_onto_its_cells(cells, number, at
     [
         ("CubeInCage.xmpuzzle", (4, 9, 3)),
         ("DraculasDentalDesaster.xmpuzzle", (3, 5, 16, 6, 4, 1, 1, 1)),
-        ("PelikanBurr.xmpuzzle", (98, 1, 2, 1, 4, 1)),
+        ("PelikanBurr.xmpuzzle", (98, 1, 2, 1, 4, 2)),
     ],
 )
 def test_disassemblies_are_written_as_burrtools_stores_them_and_read_back(
     examples, tmp_path, capsys, name, level
 ):
-    """The levels are the stored ones but for PelikanBurr's: the assembly slidelab lists for
-    its class is BurrTools' stored one turned, and turned the ties fall to other pieces (see
-    `test_pelikan_s_listed_assembly_is_the_stored_one_turned`)."""
+    """The assembly written is the one the example stores, placement for placement, and it
+    reads back with the stored level."""
     out = tmp_path / name
     assert main(["polycube", str(examples / name), "--distinct", "--disassemble",
                  "--export-xmpuzzle", str(out)]) == 0  # fmt: skip
@@ -265,6 +264,8 @@ def test_disassemblies_are_written_as_burrtools_stores_them_and_read_back(
     problem = written.problems[0]
     assert (problem.state, problem.solutions) == (2, 1)
     (solution,) = problem.stored
+    (original,) = read_xmpuzzle(examples / name).problems[0].stored
+    assert solution.assembly == original.assembly
     stored = stored_assembly(written, 0, solution, str(out))
     tree = stored_separation(stored, solution.disassembly)
     assert tree.level == level == stored_level(solution.disassembly)
@@ -274,26 +275,38 @@ def test_disassemblies_are_written_as_burrtools_stores_them_and_read_back(
         assert moves == separation.moves
 
 
-def test_pelikan_s_listed_assembly_is_the_stored_one_turned(examples):
-    """slidelab lists PelikanBurr's assembly turned a third of a turn about the diagonal
-    (x, y, z) -> (y, z, x) from BurrTools' stored one: taken apart it separates as the
-    stored one does up to the last part, where another of the equally short moves comes
-    first (98.1.2.1.4.1, stored 98.1.2.1.4.2)."""
-    path = examples / "PelikanBurr.xmpuzzle"
+@pytest.mark.parametrize(
+    "name", ["CubeInCage.xmpuzzle", "DraculasDentalDesaster.xmpuzzle", "PelikanBurr.xmpuzzle"]
+)
+def test_the_listed_assembly_that_comes_apart_is_burrtools_stored_one(examples, name):
+    """Of each class slidelab lists the assembly BurrTools keeps (`slidelab.burrtools.order`),
+    so the one that comes apart is the stored one, its pieces in the stored order, and it comes
+    apart as the stored tree does, tie for tie (PelikanBurr's last separation included:
+    98.1.2.1.4.2, where a turned copy of the stored assembly gives 98.1.2.1.4.1)."""
+    path = examples / name
     puzzle = read_xmpuzzle(path)
     (solution,) = puzzle.problems[0].stored
-    stored = stored_assembly(puzzle, 0, solution, str(path)).assembly
+    stored = stored_assembly(puzzle, 0, solution, str(path))
     counted = drive(search_disassemblies(build_packing(puzzle, 0), distinct=True))
     (taken,) = [r for r in counted.results if r.disassembly.separable]
-    listed = [set(piece.cells) for piece in taken.assembly.pieces]
-    turned = [{(y, z, x) for x, y, z in piece.cells} for piece in stored.pieces]
-    shift = {
-        tuple(
-            a - b
-            for a, b in zip(min(min(p) for p in listed), min(min(p) for p in turned), strict=True)
-        )
-    }
-    (dx, dy, dz) = shift.pop()
-    assert listed == [{(x + dx, y + dy, z + dz) for x, y, z in piece} for piece in turned]
-    assert taken.disassembly.level == (98, 1, 2, 1, 4, 1)
-    assert disassemble(stored).level == (98, 1, 2, 1, 4, 2)
+    assert [p.cells for p in taken.assembly.pieces] == [
+        tuple(sorted(p.cells)) for p in stored.assembly.pieces
+    ]
+    tree = stored_separation(stored, solution.disassembly)
+    assert shape(taken.disassembly.separation) == shape(tree)
+    assert taken.disassembly.level == tree.level == stored_level(solution.disassembly)
+
+
+def test_copies_of_a_part_are_written_in_burrtools_order(examples, tmp_path, capsys):
+    """AlPackino's three parts used four times each: the copies take their part's piece
+    numbers in the order of their places (rotation number, then x, y, z), as BurrTools sorts
+    them, so the assembly written is the stored one."""
+    out = tmp_path / "AlPackino.xmpuzzle"
+    assert main(["polycube", str(examples / "AlPackino.xmpuzzle"), "--distinct", "--disassemble",
+                 "--export-xmpuzzle", str(out)]) == 0  # fmt: skip
+    capsys.readouterr()
+    (solution,) = read_xmpuzzle(out).problems[0].stored
+    (original,) = read_xmpuzzle(examples / "AlPackino.xmpuzzle").problems[0].stored
+    assert solution.assembly == original.assembly
+    places = [(p.transformation, p.x, p.y, p.z) for p in solution.assembly]
+    assert all(places[k : k + 4] == sorted(places[k : k + 4]) for k in (1, 5, 9))
