@@ -42,10 +42,10 @@ from collections import Counter
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
+from slidelab.burrtools.model import Labelled
 from slidelab.burrtools.order import BurrToolsOrder
 from slidelab.burrtools.packing import (
     BurrPacking,
-    Labelled,
     labelled_voxels,
     orientations,
     transformed,

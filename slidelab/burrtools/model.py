@@ -45,6 +45,10 @@ class XmpuzzleError(SlidelabError, ValueError):
         super().__init__(f"{source}: {where}: {message}")
 
 
+Labelled = tuple[tuple[Cell, int], ...]
+"""Cells, each with a colour, sorted by cell."""
+
+
 @dataclass(frozen=True)
 class Voxel:
     """One non-empty voxel of a shape."""

@@ -25,10 +25,12 @@ from slidelab.burrtools.model import (
     FIXED,
     VARIABLE,
     BurrProblem,
+    Labelled,
     Puzzle,
     Shape,
     XmpuzzleError,
 )
+from slidelab.burrtools.stored import burrtools_place, place_order
 from slidelab.exactcover.problem import Problem
 from slidelab.heap import settle
 from slidelab.memory import MemoryBudget
@@ -36,9 +38,6 @@ from slidelab.polycube.packing import CHECK_EVERY, PROGRESS_SECONDS, placement_b
 from slidelab.polycube.rotations import ROTATIONS, Matrix, apply
 from slidelab.polycube.spec import Cell
 from slidelab.runs import Progress, drive
-
-Labelled = tuple[tuple[Cell, int], ...]
-"""Cells, each with a colour, sorted by cell."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +70,14 @@ class BurrPacking:
         return part_label(self.problem, part)
 
     def decode(self, solution: tuple[int, ...]) -> tuple[Placement, ...]:
-        """The placements of a solution given as option numbers, in part order."""
-        return tuple(
-            sorted((self.placements[k] for k in solution), key=lambda p: (p.part, p.voxels))
-        )
+        """The placements of a solution given as option numbers, in part order, the copies of
+        a part in BurrTools' order (rotation number, then x, y, z of the hotspot), as its
+        stored assemblies number them and its disassembler meets them."""
+        return tuple(sorted((self.placements[k] for k in solution), key=self._burrtools_key))
+
+    def _burrtools_key(self, placement: Placement) -> tuple[int, tuple[int, int, int, int]]:
+        shape = self.puzzle.shapes[self.problem.parts[placement.part].shape]
+        return placement.part, place_order(burrtools_place(shape, placement.voxels))
 
 
 def problem_label(puzzle: Puzzle, index: int) -> str:

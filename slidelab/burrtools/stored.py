@@ -23,9 +23,17 @@ import itertools
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
-from slidelab.burrtools.model import Part, Position, Puzzle, Shape, Solution, XmpuzzleError
-from slidelab.burrtools.packing import Labelled
+from slidelab.burrtools.model import (
+    Labelled,
+    Part,
+    Position,
+    Puzzle,
+    Shape,
+    Solution,
+    XmpuzzleError,
+)
 from slidelab.disassembly.model import DIRECTIONS, Assembly, Move, Piece, Separation, Vector
 from slidelab.polycube.rotations import ROTATIONS, Matrix, apply
 
@@ -75,6 +83,18 @@ def rotation_numbers(shape: Shape, *, colours: bool = True) -> dict[Labelled, tu
         form = tuple(sorted((_minus(cell, low), colour) for cell, colour in turned))
         table.setdefault(form, (number, _minus(apply(matrix, shape.hotspot), low)))
     return table
+
+
+@lru_cache(maxsize=256)
+def _coloured_numbers(shape: Shape) -> dict[Labelled, tuple[int, Vector]]:
+    return rotation_numbers(shape)
+
+
+def burrtools_place(shape: Shape, voxels: Labelled) -> Position:
+    """Where BurrTools puts a piece of `shape` that fills the coloured `voxels` (sorted by
+    cell): its hotspot's place and rotation number, colours included (the numbering of each
+    shape is made once)."""
+    return numbered_place(_coloured_numbers(shape), voxels)
 
 
 def numbered_place(table: dict[Labelled, tuple[int, Vector]], voxels: Labelled) -> Position:

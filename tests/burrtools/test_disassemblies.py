@@ -276,13 +276,20 @@ def test_disassemblies_are_written_as_burrtools_stores_them_and_read_back(
 
 
 @pytest.mark.parametrize(
-    "name", ["CubeInCage.xmpuzzle", "DraculasDentalDesaster.xmpuzzle", "PelikanBurr.xmpuzzle"]
+    "name",
+    [
+        "AlPackino.xmpuzzle",
+        "CubeInCage.xmpuzzle",
+        "DraculasDentalDesaster.xmpuzzle",
+        "PelikanBurr.xmpuzzle",
+    ],
 )
 def test_the_listed_assembly_that_comes_apart_is_burrtools_stored_one(examples, name):
     """Of each class slidelab lists the assembly BurrTools keeps (`slidelab.burrtools.order`),
-    so the one that comes apart is the stored one, its pieces in the stored order, and it comes
-    apart as the stored tree does, tie for tie (PelikanBurr's last separation included:
-    98.1.2.1.4.2, where a turned copy of the stored assembly gives 98.1.2.1.4.1)."""
+    so the one that comes apart is the stored one, its pieces in the stored order (copies of a
+    part in BurrTools' order: AlPackino's three parts four times each), and it comes apart as
+    the stored tree does, tie for tie (PelikanBurr's last separation included: 98.1.2.1.4.2,
+    where a turned copy of the stored assembly gives 98.1.2.1.4.1)."""
     path = examples / name
     puzzle = read_xmpuzzle(path)
     (solution,) = puzzle.problems[0].stored
