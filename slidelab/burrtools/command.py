@@ -8,8 +8,8 @@ specs: solutions are the assemblies in the fixed result shape, `--distinct` coun
 as BurrTools does.  `--disassemble` takes each assembly apart
 (`slidelab.burrtools.disassemblies`), in chunks on several processes or a Dask cluster,
 journaled, as --jobs, --scheduler and --journal ask (the assemblies are found here).  What
-the file records (BurrTools' assemblies, and
-its solutions: assemblies it could also take apart) is reported apart, as BurrTools'.
+the file records (BurrTools' assemblies, and its solutions: assemblies it could also take
+apart) is reported apart, as BurrTools'.
 """
 
 from __future__ import annotations
@@ -225,10 +225,12 @@ def _shared_text(counted: DisassemblyCount, jobs: int, scheduler: str | None) ->
         where = f"the Dask cluster at {scheduler}"
     else:
         where = "this process" if jobs == 1 else f"{jobs} processes"
-    text = f"Taken apart in {shared.subproblems} chunks on {where}"
+    chunks = f"{shared.subproblems} chunks on {where}"
     if shared.here:
         assemblies = "1 assembly" if shared.here == 1 else f"{shared.here:,} assemblies"
-        text = f"Taken apart here ({assemblies}), then in {shared.subproblems} chunks on {where}"
+        text = f"Taken apart here ({assemblies}), then in {chunks}"
+    else:
+        text = f"Taken apart in {chunks}"
     if shared.resumed:
         text += f"; {shared.resumed} chunks from the journal"
     return text + "."

@@ -8,9 +8,9 @@ their shape's weight, as BurrTools' disassembler uses them.  The assemblies are
 always found in this process, in the exact cover's own order, which numbers them
 (and, with `distinct`, picks each class's first); a split search would list them in
 another order.  Taking them apart may be split (`slidelab.disassembly.split`): the
-result is the same.  `listed_assembly`
-makes the assembly of a listed solution of either a BurrTools problem or a polycube
-spec (whose pieces have no groups), as the polycube tab takes its list apart.
+result is the same.  `listed_assembly` makes the assembly of a listed solution of
+either a BurrTools problem or a polycube spec (whose pieces have no groups), as the
+polycube tab takes its list apart.
 """
 
 from __future__ import annotations
