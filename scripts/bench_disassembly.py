@@ -32,7 +32,7 @@ from slidelab.burrtools.assemblies import search_assemblies
 from slidelab.burrtools.convert import puzzle_from_spec
 from slidelab.burrtools.disassemblies import assembly_of
 from slidelab.burrtools.model import Puzzle
-from slidelab.burrtools.packing import build_packing
+from slidelab.burrtools.packing import BurrPacking, build_packing
 from slidelab.burrtools.reader import read_xmpuzzle
 from slidelab.disassembly.model import Assembly
 from slidelab.disassembly.search import disassemble
@@ -73,18 +73,9 @@ def phases(path: Path, runs: int) -> tuple[float, float, int, int]:
     """Median CPU seconds of finding the assemblies and of taking them apart, with the
     number of assemblies and of those that come apart."""
     puzzle = read_xmpuzzle(path)
-
-    def find() -> list[tuple[int, ...]]:
-        found: list[tuple[int, ...]] = []
-
-        def keep(batch: SolutionsFound) -> None:
-            found.extend(batch.solutions)
-
-        packing = build_packing(puzzle, 0)
-        drive(search_assemblies(packing, listing=True), on_found=keep)
-        return found
-
-    assemblies_seconds, found = median_seconds(find, runs)
+    assemblies_seconds, found = median_seconds(
+        lambda: solutions_of(build_packing(puzzle, 0), distinct=True), runs
+    )
     packing = build_packing(puzzle, 0)
     pieces = [assembly_of(packing, solution) for solution in found]
     apart_seconds, apart = median_seconds(
@@ -93,9 +84,9 @@ def phases(path: Path, runs: int) -> tuple[float, float, int, int]:
     return assemblies_seconds, apart_seconds, len(found), apart
 
 
-def assemblies_of(puzzle: Puzzle, distinct: bool) -> list[Assembly]:
-    """The assemblies `--disassemble` takes apart: one per class, or every one."""
-    packing = build_packing(puzzle, 0)
+def solutions_of(packing: BurrPacking, distinct: bool) -> list[tuple[int, ...]]:
+    """The assemblies `--disassemble` takes apart, as option numbers: the first of each class,
+    or every one."""
     found: list[tuple[int, ...]] = []
 
     def keep(batch: SolutionsFound) -> None:
@@ -105,7 +96,13 @@ def assemblies_of(puzzle: Puzzle, distinct: bool) -> list[Assembly]:
         search_assemblies(packing, listing=True) if distinct else solve(packing.exact_cover),
         on_found=keep,
     )
-    return [assembly_of(packing, solution) for solution in found]
+    return found
+
+
+def assemblies_of(puzzle: Puzzle, distinct: bool) -> list[Assembly]:
+    """The assemblies `--disassemble` takes apart, with their pieces."""
+    packing = build_packing(puzzle, 0)
+    return [assembly_of(packing, solution) for solution in solutions_of(packing, distinct)]
 
 
 def split_table(examples: Path, runs: int, jobs: list[int]) -> None:
