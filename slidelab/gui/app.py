@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from slidelab.gui.errors import install_error_dialogs
-from slidelab.gui.main_thread_gc import collect_in_main_thread
+from slidelab.gui.main_thread_gc import collect_in_main_thread, set_aside
 from slidelab.gui.main_window import MainWindow
 from slidelab.sliding.family import SLIDING
 
@@ -37,6 +37,7 @@ def open_main_window(path: str | None = None) -> MainWindow:
         family, name = STARTING_PUZZLE
         window.open_library(window.by_family[family], name)
     window.show()
+    set_aside()
     return window
 
 
