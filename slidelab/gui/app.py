@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from slidelab.gui.errors import install_error_dialogs
+from slidelab.gui.huge_pages import avoid_huge_page_stalls
 from slidelab.gui.main_thread_gc import collect_in_main_thread, set_aside
 from slidelab.gui.main_window import MainWindow
 from slidelab.sliding.family import SLIDING
@@ -27,6 +28,7 @@ def create_application() -> QApplication:
     app.setOrganizationName("slidelab")
     app.setApplicationName("slidelab")
     collect_in_main_thread(app)
+    avoid_huge_page_stalls()
     return app
 
 

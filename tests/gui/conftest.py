@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
+from slidelab.gui.huge_pages import avoid_huge_page_stalls
 from slidelab.gui.main_thread_gc import bring_back, collect_in_main_thread, set_aside
 from tests.gui.leaks import LeakWatch
 
@@ -41,6 +42,7 @@ def _collect_in_main_thread(_x_display, qapp) -> Iterator[None]:
     """Collect garbage on the main thread only, as the app does (`create_application`): the
     widgets of earlier tests collected on a solver thread would deadlock it with the main one."""
     collector = collect_in_main_thread(qapp)
+    avoid_huge_page_stalls()  # as `create_application` does
     yield
     collector.stop()
 
