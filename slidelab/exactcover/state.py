@@ -271,8 +271,8 @@ def _links(
         )  # fmt: skip
         if event := pacer.due(0, stop / n_options):
             yield event
-    rng = np.random.default_rng(random_seed)
-    if not linking:
+    rng = _generator(random_seed)
+    if rng is not None:
         option_of = np.repeat(np.arange(n_options, dtype=np.int64), np.diff(starts))
         listed = (option_of + np.arange(n + 2, n + 2 + n_entries))[alive[option_of]]
         rank = rng.permutation(len(listed))
@@ -318,8 +318,8 @@ def _links(
 def _bits(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> BitsArrays:
     """Bitset tables for `matrix`, options renumbered at random if seeded."""
     n, n1, n_options = matrix.n_items, matrix.n_primary, matrix.n_options
-    rng = np.random.default_rng(random_seed)
-    order = np.arange(n_options) if random_seed is None else rng.permutation(n_options)
+    rng = _generator(random_seed)
+    order = np.arange(n_options) if rng is None else rng.permutation(n_options)
     rank = np.empty(n_options, np.int64)
     rank[order] = np.arange(n_options)
     option_of = np.repeat(np.arange(n_options), np.diff(matrix.option_starts))
@@ -365,10 +365,10 @@ def _cells(matrix: Matrix, alive: np.ndarray, random_seed: int | None) -> CellsA
     starts = matrix.option_starts
     items = matrix.option_items
     entries = len(items)
-    rng = np.random.default_rng(random_seed)
+    rng = _generator(random_seed)
     option_of = np.repeat(np.arange(n_options, dtype=np.int32), np.diff(starts))
     live = alive[option_of]
-    key = np.arange(entries) if random_seed is None else rng.permutation(entries)
+    key = np.arange(entries) if rng is None else rng.permutation(entries)
     cell = np.lexsort((key, ~live, items)).astype(np.int32)
     loc = np.empty(entries, np.int32)
     loc[cell] = np.arange(entries, dtype=np.int32)
@@ -438,7 +438,17 @@ def _pack(bits: np.ndarray, words: int | None = None) -> np.ndarray:
     return np.ascontiguousarray(packed).view("<u8").astype(np.uint64)
 
 
-def _seed_words(rng: np.random.Generator) -> np.ndarray:
+def _generator(random_seed: int | None) -> np.random.Generator | None:
+    """numpy's generator for a seeded run; None for an unseeded one, which draws nothing
+    (importing `numpy.random` costs a small problem's process 10-30 ms)."""
+    return None if random_seed is None else np.random.default_rng(random_seed)
+
+
+def _seed_words(rng: np.random.Generator | None) -> np.ndarray:
+    """The kernels' generator state: drawn from `rng` in a seeded run; any nonzero word in an
+    unseeded one, whose kernels never draw."""
+    if rng is None:
+        return np.ones(1, np.uint64)
     return np.array([rng.integers(1, 2**63, dtype=np.uint64)], np.uint64)
 
 
