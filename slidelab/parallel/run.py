@@ -30,7 +30,6 @@ restarted or killed) are submitted again.  Results come back sorted by key.
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 import time
 from collections import deque
@@ -320,6 +319,8 @@ def _start_method() -> str:
     they begin with the kernels this process has loaded (a spawned worker spends about half a
     second importing numba and loading them); spawned beside threads (a GUI's, Qt's), where
     forking is unsafe."""
+    import multiprocessing  # here: most runs start no process, and it costs 6-10 ms to import
+
     if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
         return "fork"
     return "spawn"
@@ -333,6 +334,8 @@ def _on_processes(
     progress: Callable[[], Progress],
 ) -> Generator[Progress, None, None]:
     """Explore tasks on `jobs` fresh processes."""
+    import multiprocessing
+
     context = multiprocessing.get_context(_start_method())
     pool = context.Pool(jobs, initializer=_install, initargs=(job,))
     finished = threading.Event()
