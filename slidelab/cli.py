@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from slidelab import __version__, registry
+from slidelab import __version__, memory, registry
 from slidelab.errors import ParseError, SearchLimitError, SlidelabError
 
 EXIT_BAD_INPUT = 2
@@ -30,6 +30,14 @@ def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
     for family in registry.FAMILIES:
         if family.register_cli is not None and subcommand in (None, family.subcommand):
             family.register_cli(subcommands)
+    share = f"{memory.DEFAULT_SHARE:.0%}".replace("%", "%%")  # argparse formats help with %
+    for command in subcommands.choices.values():
+        command.add_argument(
+            "--max-memory",
+            metavar="SIZE",
+            help=f"stop before the work holds more than SIZE, such as 2G or 512M (default: "
+            f"{share} of the available memory)",
+        )
     return parser
 
 
@@ -52,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
+        memory.choose_limit(None if args.max_memory is None else memory.parse_size(args.max_memory))
         status: int = args.run(args)
         return status
     except ParseError as error:
@@ -70,3 +79,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the final flush of stdout cannot fail again
         return EXIT_BROKEN_PIPE
+    finally:
+        memory.choose_limit(None)

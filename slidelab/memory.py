@@ -18,6 +18,9 @@ DEFAULT_SHARE = 0.6
 """Share of the available memory a search may hold when no --max-memory is given."""
 FALLBACK_AVAILABLE = 4 << 30
 """Available memory assumed where /proc/meminfo cannot tell."""
+_chosen_limit: int | None = None
+"""The budget `--max-memory` set for this process's command, which `MemoryBudget.of(None)`
+gives every solver (and forked worker) that is not handed one."""
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _SIZE = re.compile(r"([0-9]{1,15}(?:\.[0-9]{1,6})?)([KMGT]?)(?:i?B)?", re.IGNORECASE)
 
@@ -31,7 +34,10 @@ class MemoryBudget:
 
     @classmethod
     def of(cls, max_memory: int | None) -> MemoryBudget:
-        """The budget `--max-memory` set, or the default share of the available memory."""
+        """The budget `max_memory` gives, else the one `--max-memory` set for the command
+        (`choose_limit`), else the default share of the available memory."""
+        if max_memory is None:
+            max_memory = _chosen_limit
         if max_memory is not None:
             return cls(max_memory, f"the limit set by --max-memory ({mebibytes(max_memory)})")
         limit = int(DEFAULT_SHARE * available_memory())
@@ -51,6 +57,13 @@ class MemoryBudget:
 
 class MemoryBudgetError(SearchLimitError):
     """Work that would hold more memory than its budget allows."""
+
+
+def choose_limit(max_memory: int | None) -> None:
+    """Make `max_memory` (bytes; None: the default share) the budget of this process's
+    solvers, as a command's `--max-memory` asks."""
+    global _chosen_limit
+    _chosen_limit = max_memory
 
 
 def mebibytes(size: int) -> str:

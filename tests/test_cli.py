@@ -42,3 +42,22 @@ def test_a_reader_that_leaves_early_gets_no_traceback():
         executable="/bin/bash",
     )  # fmt: skip
     assert done.stdout.count("\n") == 1 and done.stderr == ""
+
+
+def test_every_command_takes_the_max_memory_that_the_default_budget_names():
+    """The default budget's refusal says "set it with --max-memory": every command takes it."""
+    parser = cli.build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert set(commands) == {"slide", "dlx", "antislide", "polycube", "dissect"}
+    for name, subparser in commands.items():
+        assert "--max-memory" in subparser.format_help(), name
+
+
+def test_max_memory_bounds_a_command_without_its_own_budget_option(capsys):
+    assert cli.main(["antislide", "20", "20", "20", "--max-memory", "1M"]) == cli.EXIT_LIMITED
+    assert capsys.readouterr().err == (
+        "slidelab: building the tables would need 37.3 MiB, more than the limit set by "
+        "--max-memory (1.0 MiB)\n"
+    )
+    # the next command has the default budget again
+    assert cli.main(["antislide", "3", "3", "3"]) == 0

@@ -62,20 +62,22 @@ class Box:
 
         Row `s` maps cell x to `symmetries[s, x]`.  G is 8, 16 or 48.
         """
-        perms = [p for p in itertools.permutations(range(3)) if self._keeps_dims(p)]
+        coords = np.indices(self.dims, np.int64).reshape(3, -1)
         rows = []
-        for perm in perms:
+        for perm in self._axis_permutations():
             for flips in itertools.product((False, True), repeat=3):
-                row = np.empty(self.cell_count, np.int64)
-                for cell in range(self.cell_count):
-                    c = self.coords(cell)
-                    image = [c[perm[a]] for a in range(3)]
-                    image = [
-                        self.dims[a] - 1 - image[a] if flips[a] else image[a] for a in range(3)
-                    ]
-                    row[cell] = self.index(*image)
-                rows.append(row)
+                image = [coords[perm[a]] for a in range(3)]
+                image = [self.dims[a] - 1 - image[a] if flips[a] else image[a] for a in range(3)]
+                rows.append((image[0] * self.dims[1] + image[1]) * self.dims[2] + image[2])
         return np.array(rows)
+
+    @property
+    def symmetry_count(self) -> int:
+        """G, the rows of `symmetries`, without making them."""
+        return 8 * len(self._axis_permutations())
+
+    def _axis_permutations(self) -> list[tuple[int, ...]]:
+        return [p for p in itertools.permutations(range(3)) if self._keeps_dims(p)]
 
     def _keeps_dims(self, perm: tuple[int, ...]) -> bool:
         return all(self.dims[perm[a]] == self.dims[a] for a in range(3))
@@ -187,7 +189,8 @@ class Tables:
         volume = brick[0] * brick[1] * brick[2]
         count = placement_count(box, brick)
         listed = count * (2 * volume + 6 * max(volume // min(brick), 1))
-        needed = listed * LISTED_CELL_BYTES + count * box.symmetries.shape[0] * 8
+        images = (count + box.cell_count) * box.symmetry_count * 8
+        needed = listed * LISTED_CELL_BYTES + images
         (MemoryBudget.of(None) if budget is None else budget).check(needed, "building the tables")
         found = placements(box, brick)
         steps = (3 + box.symmetries.shape[0]) * len(found)

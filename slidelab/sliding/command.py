@@ -76,12 +76,6 @@ def register(subcommands: SubParsers) -> None:
         help="stop after N configurations (default: what fits in memory)",
     )
     parser.add_argument(
-        "--max-memory",
-        metavar="SIZE",
-        help="stop before the search holds more than SIZE, such as 2G or 512M (default: "
-        "60%% of the available memory)",
-    )
-    parser.add_argument(
         "--jobs",
         type=int,
         default=default_jobs(),

@@ -62,3 +62,22 @@ def test_block_ranges_that_hold_nothing_are_refused(capsys, options, message):
     assert main(["antislide", "3", "3", "3", *options]) != 0
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", f"slidelab: {message}\n")
+
+
+@pytest.mark.parametrize(
+    ("dims", "needed"),
+    [
+        ("99999999999999999999 3 3", "2,258,300,781,249,999,872.0 MiB"),
+        ("2000 2000 2000", "40,977,548.6 MiB"),
+    ],
+)
+def test_an_enormous_box_is_refused_by_the_memory_budget(capsys, dims, needed):
+    """The symmetries' table was made cell by cell before the budget was asked: numpy's
+    'Maximum allowed dimension exceeded' or a 59.6 GiB allocation, as a traceback."""
+    assert main(["antislide", *dims.split(), "--max-memory", "1G"]) != 0
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == (
+        "",
+        f"slidelab: building the tables would need {needed}, more than the limit set by "
+        "--max-memory (1,024.0 MiB)\n",
+    )
