@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Long result lists: sort and filter a million rows, and a real 4x5x5 antislide run in the app.
 
-The first part times `slidelab.columns` on 1,000,000 synthetic rows (no Qt).  With
+The first part times `slidelab.columns` on 1,000,000 synthetic rows (no Qt): the longest
+append of a batch while they stream in and the trim once complete (the window's thread
+does both), then sorts and filters.  With
 `--app` the second opens the main window (under Xvfb when there is no display),
 runs the 4x5x5 antislide box in its tab and measures the longest gap between the
 event loop's turns (wall clock, and the main thread's CPU time in it), the bytes
@@ -26,41 +28,49 @@ from slidelab.columns import Arrangement, ColumnStore
 BATCH = 4096
 
 
-def synthetic(rows: int) -> ColumnStore:
-    """Rows like the antislide list's, appended in the engine's batch size."""
+def batch(rng: np.random.Generator, start: int, size: int) -> dict[str, np.ndarray]:
+    """`size` rows like the antislide list's, numbered from `start + 1`."""
+    return {
+        "number": np.arange(start + 1, start + size + 1, dtype=np.int32),
+        "blocks": rng.integers(19, 25, size).astype(np.uint8),
+        "moves": rng.integers(-1, 300, (size, 25)).astype(np.int16),
+    }
+
+
+def synthetic(rows: int) -> tuple[ColumnStore, float]:
+    """Rows like the antislide list's, appended in the engine's batch size; and the longest
+    append (seconds)."""
     rng = np.random.default_rng(1)
     store = ColumnStore()
+    longest = 0.0
     for start in range(0, rows, BATCH):
-        size = min(BATCH, rows - start)
-        store.append(
-            {
-                "number": np.arange(start + 1, start + size + 1, dtype=np.int32),
-                "blocks": rng.integers(19, 25, size).astype(np.uint8),
-                "moves": rng.integers(-1, 300, (size, 25)).astype(np.int16),
-            }
-        )
-    return store
+        rows_in = batch(rng, start, min(BATCH, rows - start))
+        tick = time.perf_counter()
+        store.append(rows_in)
+        longest = max(longest, time.perf_counter() - tick)
+    return store, longest
 
 
 def timed(label: str, work: Callable[[], object]) -> None:
     tick = time.perf_counter()
     work()
-    print(f"| {label} | {(time.perf_counter() - tick) * 1000:.0f} |")
+    print(f"| {label} | {(time.perf_counter() - tick) * 1000:.1f} |")
 
 
 def bench_columns(rows: int) -> None:
-    store = synthetic(rows)
+    store, longest = synthetic(rows)
     print(f"{rows:,} rows, {store.nbytes / rows:.0f} bytes each (spare room included)")
     print("| operation | ms |")
     print("|---|---:|")
+    print(f"| longest append of a {BATCH}-row batch | {longest * 1000:.1f} |")
+    timed("trim the complete list", store.trim)
     timed("sort by blocks", lambda: Arrangement(key="blocks").rows(store))
     timed("sort by blocks, descending", lambda: Arrangement("blocks", True).rows(store))
     timed("filter blocks 24..24", lambda: Arrangement(ranges=(("blocks", 24, 24),)).rows(store))
     both = Arrangement("number", True, (("blocks", 20, 23),))
     timed("filter 20..23 and sort by # descending", lambda: both.rows(store))
     order = Arrangement(key="blocks").rows(store)
-    more = synthetic(BATCH)
-    store.append({name: more.column(name) for name in ("number", "blocks", "moves")})
+    store.append(batch(np.random.default_rng(2), rows, BATCH))
     timed("merge one batch into the sorted list", lambda: Arrangement("blocks").merged(
         order, store, rows))  # fmt: skip
 

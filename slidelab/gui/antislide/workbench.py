@@ -399,9 +399,10 @@ class AntislideWorkbench(TextDocument, RunningWorkbench[PackingsFound]):
         if not rows:
             return
         row = self.packings.source_row(rows[0].row())
-        number = int(self.packings.store.column("number")[row])
-        moves = self.packings.store.column("moves")[row]
-        symmetries = int(self.packings.store.column("symmetries")[row])
+        store = self.packings.store
+        number = int(store.row("number", row))
+        moves = store.row("moves", row)
+        symmetries = int(store.row("symmetries", row))
         packing = decode_packing(self._placements, moves, symmetries)
         document = PackingDocument(self._run_box, self._run_brick, packing.bricks)
         self._edit(list(packing.bricks), f"Show packing {number}") if (
