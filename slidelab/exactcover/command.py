@@ -15,6 +15,7 @@ from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
 from slidelab.family import SubParsers
 from slidelab.fileio import read_input
+from slidelab.integers import INT64_MAX
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits
 from slidelab.progress import drive_in_terminal
 from slidelab.validation import check_seconds
@@ -69,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     problem = parse_problem(text, source)
     if args.limit is not None and args.limit < 1:
         raise SlidelabError("--limit must be at least 1")
+    if args.limit is not None and args.limit > INT64_MAX:
+        raise SlidelabError(f"--limit must be at most {INT64_MAX}, the most a count holds")
+    if args.seed is not None and args.seed < 0:
+        raise SlidelabError(f"--seed must be 0 or more, not {args.seed}")
     check_seconds("--save-every", args.save_every)
     _warn_unreachable(problem)
     sequential_only = [
@@ -153,7 +158,8 @@ def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
         resumed = f"; {outcome.resumed} from the journal" if outcome.resumed else ""
         print(
             f"Altogether {outcome.count:,} solution{plural}, {outcome.nodes:,} nodes, in "
-            f"{outcome.subproblems} subproblems on {where}{resumed}.",
+            f"{outcome.subproblems:,} subproblem{'' if outcome.subproblems == 1 else 's'} on "
+            f"{where}{resumed}.",
             file=sys.stderr,
         )
     return EXIT_NONE if outcome.count == 0 else EXIT_FOUND

@@ -11,7 +11,7 @@ from typing import Any
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
 from slidelab.memory import parse_size
-from slidelab.parallel.options import default_jobs
+from slidelab.parallel.options import checked_jobs, default_jobs
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
 from slidelab.sliding.distance import GoalDistances, to_goal
@@ -104,8 +104,7 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError(f"{args.file}: cannot read: {error.strerror}") from None
     if args.max_states is not None and args.max_states < 1:
         raise SlidelabError("--max-states must be at least 1")
-    if args.jobs < 1:
-        raise SlidelabError("--jobs must be at least 1")
+    checked_jobs(args.jobs)
     if not args.hardest and (args.scheduler is not None or args.journal is not None):
         raise SlidelabError("--scheduler and --journal split the search of --hardest only")
     max_memory = None if args.max_memory is None else parse_size(args.max_memory)

@@ -17,3 +17,29 @@ def test_save_every_must_be_a_positive_number_of_seconds(tmp_path, capsys, secon
     assert capsys.readouterr().err == (
         f"slidelab: --save-every must be a positive number of seconds, not {value}\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (
+            ["--limit", "9" * 23],
+            "--limit must be at most 9223372036854775807, the most a count holds",
+        ),
+        (["--seed", "-1"], "--seed must be 0 or more, not -1"),
+    ],
+)
+def test_limits_and_seeds_the_engines_cannot_take_are_refused(tmp_path, capsys, option, message):
+    """A --limit beyond int64 reached the kernel as a numba typing error, a negative --seed
+    numpy's 'expected non-negative integer': both as tracebacks."""
+    path = tmp_path / "p.dlx"
+    path.write_text("A\nA\n")
+    assert main(["dlx", str(path), *option]) == 2
+    assert capsys.readouterr() == ("", f"slidelab: {message}\n")
+
+
+def test_the_largest_limit_is_no_limit(tmp_path, capsys):
+    path = tmp_path / "p.dlx"
+    path.write_text("A B\nA\nB\nA B\n")
+    assert main(["dlx", str(path), "--count", "--limit", "9223372036854775807"]) == 0
+    assert capsys.readouterr().out == "2\n"
