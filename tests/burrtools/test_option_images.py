@@ -1,0 +1,145 @@
+"""The options' images under the result's symmetries (assemblies.py `_permutations`, with numpy)
+against a slow reference that moves every voxel and looks the sorted voxels up in a dict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from slidelab.burrtools.assemblies import (
+    Move,
+    _lookup,
+    _permutations,
+    mirror_partners,
+    result_symmetries,
+)
+from slidelab.burrtools.model import FIXED, VARIABLE, BurrProblem, Part, Puzzle, Shape, Voxel
+from slidelab.burrtools.packing import BurrPacking, build_packing
+from slidelab.burrtools.reader import read_xmpuzzle
+from slidelab.polycube.rotations import REFLECTIONS
+from slidelab.polycube.spec import Cell
+from slidelab.polycube.symmetry import Permutation
+
+from .made import DATA
+
+
+def reference_permutations(
+    packing: BurrPacking, moves: list[Move], rename: dict[int, int]
+) -> tuple[Permutation, ...]:
+    """For each move, each option's image: the option placing the renamed part on the moved
+    voxels (-1 for a part `rename` leaves out)."""
+    number = {(p.part, p.voxels): k for k, p in enumerate(packing.placements)}
+    return tuple(
+        tuple(
+            number[(rename[p.part], tuple(sorted((move(c), colour) for c, colour in p.voxels)))]
+            if p.part in rename
+            else -1
+            for p in packing.placements
+        )
+        for move in moves
+    )
+
+
+def both_ways(packing: BurrPacking) -> list[tuple[tuple[Permutation, ...], ...]]:
+    """The rotations' images (parts kept) and the reflections' (parts swapped with their
+    mirror partners), each computed fast and by the reference."""
+    symmetries = result_symmetries(packing)
+    rotations = [move for m, move in symmetries.items() if m not in REFLECTIONS]
+    reflections = [move for m, move in symmetries.items() if m in REFLECTIONS]
+    kept = {p: p for p in range(len(packing.problem.parts))}
+    return [
+        (_permutations(packing, moves, rename), reference_permutations(packing, moves, rename))
+        for moves, rename in ((rotations, kept), (reflections, mirror_partners(packing)))
+    ]
+
+
+def every_problem(folder: Path) -> list[BurrPacking]:
+    """The packings of every problem of the .xmpuzzle files in `folder`."""
+    return [
+        build_packing(puzzle, index, path.name)
+        for path in sorted(folder.glob("*.xmpuzzle"))
+        for puzzle in [read_xmpuzzle(path)]
+        for index in range(len(puzzle.problems))
+    ]
+
+
+def test_burrtools_examples_agree_with_the_reference(examples):
+    packings = every_problem(examples)
+    assert len(packings) == 8  # seven files, DemoMirrorParadox with two problems
+    moved = 0
+    for packing in packings:
+        for fast, slow in both_ways(packing):
+            assert fast == slow, packing.label
+            moved += len(fast)
+    assert moved == 2 * (8 + 12 + 2 + 24 + 1 + 2 + 24 + 12)  # the examples' symmetries
+
+
+def test_made_files_agree_with_the_reference():
+    for packing in every_problem(DATA):
+        for fast, slow in both_ways(packing):
+            assert fast == slow, packing.label
+
+
+def test_a_row_not_in_the_table_is_refused():
+    find = _lookup(np.array([[1, 2], [3, 4], [0, 9]], dtype=np.int64))
+    assert find(np.array([[0, 9], [1, 2]], dtype=np.int64)).tolist() == [2, 0]
+    with pytest.raises(LookupError, match=r"^row \[2, 1\] is not in the table$"):
+        find(np.array([[3, 4], [2, 1]], dtype=np.int64))
+
+
+def _shape(voxels: dict[Cell, tuple[str, int]]) -> Shape:
+    x, y, z = (1 + max(cell[axis] for cell in voxels) for axis in range(3))
+    return Shape((x, y, z), tuple(Voxel(c, state, colour) for c, (state, colour) in voxels.items()))
+
+
+def _mirrored(voxels: dict[Cell, tuple[str, int]]) -> dict[Cell, tuple[str, int]]:
+    top = max(x for x, _, _ in voxels)
+    return {(top - x, y, z): label for (x, y, z), label in voxels.items()}
+
+
+CELLS = st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 1))
+SCREW = {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 0, 1)}
+"""A tetracube that is not its own mirror image."""
+COLOURS = st.integers(0, 2)
+
+
+@st.composite
+def puzzles(draw: st.DrawFn) -> Puzzle:
+    """A result in a box of up to 3 x 3 x 3 (the whole box, neutral or checkered, or some of
+    it with random colours and states), up to three pieces of up to four cubes (neutral or
+    coloured, often a chiral one), sometimes with the first piece's mirror image as another
+    piece, and random colour pairs."""
+    size = draw(st.tuples(*[st.sampled_from([2, 3, 1])] * 3))
+    box = [(x, y, z) for x in range(size[0]) for y in range(size[1]) for z in range(size[2])]
+    kind = draw(st.sampled_from(["neutral", "checkered", "random"]))
+    if kind == "random":
+        cells = sorted(set(draw(st.lists(st.sampled_from(box), min_size=1))))
+        result = {c: (draw(st.sampled_from([FIXED, VARIABLE])), draw(COLOURS)) for c in cells}
+    else:
+        result = {c: (FIXED, 0 if kind == "neutral" else 1 + sum(c) % 2) for c in box}
+    pieces = []
+    for _ in range(draw(st.integers(1, 3))):
+        piece = draw(st.just(SCREW) | st.sets(CELLS, min_size=1, max_size=4))
+        neutral = draw(st.booleans())
+        pieces.append({c: (FIXED, 0 if neutral else draw(COLOURS)) for c in sorted(piece)})
+    if draw(st.booleans()):
+        pieces.append(_mirrored(pieces[0]))
+    shapes = (_shape(result), *(_shape(piece) for piece in pieces))
+    parts = []
+    for k in range(1, len(shapes)):
+        low = draw(st.integers(0, 1))
+        parts.append(Part(k, low, draw(st.integers(max(low, 1), 2))))
+    pairs = draw(st.sets(st.tuples(st.integers(1, 2), st.integers(1, 2))))
+    problem = BurrProblem("", tuple(parts), 0, tuple(sorted(pairs)))
+    return Puzzle(shapes, (problem,), ((255, 0, 0), (0, 0, 255)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(puzzles())
+def test_random_problems_agree_with_the_reference(puzzle):
+    for fast, slow in both_ways(build_packing(puzzle, 0)):
+        assert fast == slow
