@@ -1,5 +1,6 @@
 """The options' images under the result's symmetries (assemblies.py `_permutations`, with numpy)
-against a slow reference that moves every voxel and looks the sorted voxels up in a dict."""
+against a slow reference that moves every voxel and looks the sorted voxels up in a dict, and
+the assemblies' least images (`_least_images`) against `polycube.symmetry.images`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from slidelab.burrtools.assemblies import (
     Move,
+    _least_images,
     _lookup,
     _permutations,
     mirror_partners,
@@ -22,7 +24,7 @@ from slidelab.burrtools.packing import BurrPacking, build_packing
 from slidelab.burrtools.reader import read_xmpuzzle
 from slidelab.polycube.rotations import REFLECTIONS
 from slidelab.polycube.spec import Cell
-from slidelab.polycube.symmetry import Permutation
+from slidelab.polycube.symmetry import Permutation, images
 
 from .made import DATA
 
@@ -52,7 +54,10 @@ def both_ways(packing: BurrPacking) -> list[tuple[tuple[Permutation, ...], ...]]
     reflections = [move for m, move in symmetries.items() if m in REFLECTIONS]
     kept = {p: p for p in range(len(packing.problem.parts))}
     return [
-        (_permutations(packing, moves, rename), reference_permutations(packing, moves, rename))
+        (
+            tuple(map(tuple, _permutations(packing, moves, rename).tolist())),
+            reference_permutations(packing, moves, rename),
+        )
         for moves, rename in ((rotations, kept), (reflections, mirror_partners(packing)))
     ]
 
@@ -143,3 +148,23 @@ def puzzles(draw: st.DrawFn) -> Puzzle:
 def test_random_problems_agree_with_the_reference(puzzle):
     for fast, slow in both_ways(build_packing(puzzle, 0)):
         assert fast == slow
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_least_images_are_the_least_of_the_images(data):
+    """Random permutations of a few options, two sets of them, and solutions of mixed lengths
+    (some of them repeated), each moved by one set or the other."""
+    options = data.draw(st.integers(1, 8))
+    permutation = st.permutations(range(options)).map(tuple)
+    turned = data.draw(st.lists(permutation, min_size=1, max_size=4))
+    mirrored = turned + data.draw(st.lists(permutation, max_size=4))
+    subsets = st.sets(st.integers(0, options - 1)).map(lambda s: tuple(sorted(s)))
+    solutions = tuple(data.draw(st.lists(subsets, max_size=12)))
+    reflected = data.draw(st.lists(st.booleans(), min_size=len(solutions), max_size=len(solutions)))
+    found = _least_images(solutions, reflected, np.array(turned), np.array(mirrored))
+    assert len(found) == len(solutions)
+    for solution, mirror, (key, members) in zip(solutions, reflected, found, strict=True):
+        expected = images(solution, mirrored if mirror else turned)
+        assert list(map(tuple, members.tolist())) == expected
+        assert key == min(expected)
