@@ -237,8 +237,9 @@ def orientations(voxels: Labelled) -> list[Labelled]:
 
 
 SHIFTS_AT_ONCE = 1 << 16
-"""Shifts of one orientation tried together (fewer in a block of whole x shifts when one x
-shift has more): the work between two looks at the clock stays a few milliseconds."""
+"""Shifts of one orientation tried together, in whole x shifts (so one x shift's all, if it
+has more): the work between two looks at the clock stays a few milliseconds for pieces of
+up to a hundred voxels."""
 
 
 def _placements(puzzle: Puzzle, problem: BurrProblem, shape: Shape) -> Iterator[list[Placement]]:
