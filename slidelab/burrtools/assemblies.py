@@ -42,6 +42,9 @@ from collections import Counter
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from slidelab.burrtools.model import Labelled
 from slidelab.burrtools.order import BurrToolsOrder
 from slidelab.burrtools.packing import (
@@ -53,7 +56,7 @@ from slidelab.burrtools.packing import (
 from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.polycube.rotations import REFLECTIONS, SYMMETRIES, Matrix
 from slidelab.polycube.spec import Cell
-from slidelab.polycube.symmetry import Permutation, images, self_map
+from slidelab.polycube.symmetry import Permutation, self_map
 from slidelab.runs import Progress, drive, translate
 
 
@@ -86,24 +89,25 @@ def search_assemblies(
     reflections = [move for m, move in symmetries.items() if m in REFLECTIONS]
     partners = mirror_partners(packing)
     turned = _permutations(packing, rotations, {p: p for p in range(len(packing.problem.parts))})
-    mirrored = turned + _permutations(packing, reflections, partners)
+    mirrored = np.concatenate([turned, _permutations(packing, reflections, partners)])
     order = BurrToolsOrder(packing, symmetries) if listing else None
     classes: set[Permutation] = set()
     fixed = mirrorable = 0
 
     def sort(batch: SolutionsFound) -> SolutionsFound | None:
         nonlocal fixed, mirrorable
+        reflected = [
+            bool(reflections) and _mirrorable(packing, solution, partners)
+            for solution in batch.solutions
+        ]
+        fixed += len(reflected)
+        mirrorable += sum(reflected)
         fresh = []
-        for solution in batch.solutions:
-            fixed += 1
-            reflected = bool(reflections) and _mirrorable(packing, solution, partners)
-            mirrorable += reflected
-            members = images(solution, mirrored if reflected else turned)
-            key = min(members)
+        for key, members in _least_images(batch.solutions, reflected, turned, mirrored):
             if key not in classes:
                 classes.add(key)
                 if order is not None:
-                    fresh.append(min(members, key=order.key))
+                    fresh.append(min(map(tuple, members.tolist()), key=order.key))
         return SolutionsFound(tuple(fresh)) if fresh else None
 
     yield from translate(solve(packing.exact_cover), sort)
@@ -119,6 +123,7 @@ def count_assemblies(packing: BurrPacking) -> AssemblyCount:
 
 
 Move = Callable[[Cell], Cell]
+Rows = npt.NDArray[np.int64]
 
 
 def result_symmetries(packing: BurrPacking) -> dict[Matrix, Move]:
@@ -155,20 +160,85 @@ def _form(voxels: Labelled) -> Labelled:
     return min(orientations(voxels))
 
 
-def _permutations(
-    packing: BurrPacking, moves: list[Move], rename: dict[int, int]
-) -> tuple[Permutation, ...]:
-    """The options' images under each move, the part renamed (-1 where it has no image)."""
-    number = {(p.part, p.voxels): k for k, p in enumerate(packing.placements)}
-    return tuple(
-        tuple(
-            number[(rename[p.part], tuple(sorted((move(c), colour) for c, colour in p.voxels)))]
-            if p.part in rename
-            else -1
-            for p in packing.placements
-        )
-        for move in moves
-    )
+def _permutations(packing: BurrPacking, moves: list[Move], rename: dict[int, int]) -> Rows:
+    """The options' images under each move (a row per move), the part renamed (-1 where it
+    has no image).
+
+    With the result's cells numbered in sorted order, a placement is a row of keys, cell
+    number times the colours plus the colour, in its voxels' order; a move is a permutation
+    of the cell numbers.  A part's rows, moved and sorted again, are looked up among the
+    renamed part's rows, one move at a time (so memory stays that of the rows).
+    """
+    cells = sorted(v.cell for v in packing.result.voxels)
+    number = {cell: k for k, cell in enumerate(cells)}
+    maps = np.array([[number[move(c)] for c in cells] for move in moves], dtype=np.int64)
+    shapes = [packing.puzzle.shapes[part.shape] for part in packing.problem.parts]
+    colours = 1 + max(v.colour for shape in shapes for v in shape.voxels)
+    parts = np.array([p.part for p in packing.placements], dtype=np.int64)
+    images = np.full((len(moves), len(packing.placements)), -1, dtype=np.int64)
+    for part, target in rename.items():
+        options, cell, colour = _rows(packing, number, parts == part)
+        if len(options):
+            targets, target_cell, target_colour = _rows(packing, number, parts == target)
+            find = _lookup(target_cell * colours + target_colour)
+            for k, moved in enumerate(maps):
+                images[k, options] = targets[find(np.sort(moved[cell] * colours + colour))]
+    return images
+
+
+def _rows(
+    packing: BurrPacking, number: dict[Cell, int], chosen: npt.NDArray[np.bool_]
+) -> tuple[Rows, Rows, Rows]:
+    """The chosen options' numbers, and their placements' cell numbers and colours (one row
+    per placement; the chosen placements are of one part, so the rows are of one length)."""
+    options = np.flatnonzero(chosen)
+    voxels = [packing.placements[k].voxels for k in options]
+    cell = np.array([[number[c] for c, _ in row] for row in voxels], dtype=np.int64)
+    colour = np.array([[c for _, c in row] for row in voxels], dtype=np.int64)
+    return options, cell, colour
+
+
+def _lookup(table: Rows) -> Callable[[Rows], npt.NDArray[np.intp]]:
+    """A search of `table`'s rows (distinct): it gives each row's index in the table, and
+    raises LookupError for a row that is not there.  Rows are compared as bytes."""
+    width = np.dtype((np.void, table.shape[1] * table.itemsize))
+    keys = np.ascontiguousarray(table).view(width).ravel()
+    order = np.argsort(keys)
+    ordered = keys[order]
+
+    def find(rows: Rows) -> npt.NDArray[np.intp]:
+        wanted = np.ascontiguousarray(rows).view(width).ravel()
+        at = np.minimum(np.searchsorted(ordered, wanted), len(ordered) - 1)
+        missing = np.flatnonzero(ordered[at] != wanted)
+        if len(missing):
+            raise LookupError(f"row {rows[missing[0]].tolist()} is not in the table")
+        return order[at]
+
+    return find
+
+
+def _least_images(
+    solutions: tuple[tuple[int, ...], ...], reflected: list[bool], turned: Rows, mirrored: Rows
+) -> list[tuple[Permutation, Rows]]:
+    """Each solution's least image and its images (a row per permutation, option numbers
+    sorted) under the permutations `turned`, or `mirrored` where `reflected`: the images of
+    the solutions of one length that one set of permutations moves, in one array."""
+    found: dict[int, tuple[Permutation, Rows]] = {}
+    groups: dict[tuple[int, bool], list[int]] = {}
+    for k, solution in enumerate(solutions):
+        groups.setdefault((len(solution), reflected[k]), []).append(k)
+    for (_, mirror), chosen in groups.items():
+        permutations = mirrored if mirror else turned
+        options = np.array([solutions[k] for k in chosen], dtype=np.int64)
+        members = np.sort(permutations[:, options], axis=2).transpose(1, 0, 2)
+        alive = np.ones(members.shape[:2], dtype=np.bool_)
+        for column in members.transpose(2, 0, 1):
+            kept = np.where(alive, column, np.iinfo(np.int64).max)
+            alive &= kept == kept.min(axis=1, keepdims=True)
+        least = members[np.arange(len(chosen)), alive.argmax(axis=1)]
+        for k, key, rows in zip(chosen, least.tolist(), members, strict=True):
+            found[k] = tuple(key), rows
+    return [found[k] for k in range(len(solutions))]
 
 
 def _mirrorable(packing: BurrPacking, solution: tuple[int, ...], partners: dict[int, int]) -> bool:

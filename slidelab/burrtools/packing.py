@@ -21,6 +21,9 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from slidelab.burrtools.model import (
     FIXED,
     VARIABLE,
@@ -34,7 +37,7 @@ from slidelab.burrtools.stored import burrtools_place, place_order
 from slidelab.exactcover.problem import Problem
 from slidelab.heap import settle
 from slidelab.memory import MemoryBudget
-from slidelab.polycube.packing import CHECK_EVERY, PROGRESS_SECONDS, placement_bytes
+from slidelab.polycube.packing import PROGRESS_SECONDS, placement_bytes
 from slidelab.polycube.rotations import ROTATIONS, Matrix, apply
 from slidelab.polycube.spec import Cell
 from slidelab.runs import Progress, drive
@@ -107,11 +110,10 @@ def packing_steps(
     problem = puzzle.problems[index]
     found: list[Placement] = []
     cells = 0
-    for tried, placement in enumerate(_placements(puzzle, problem, result), 1):
-        if placement is not None:
-            found.append(placement)
-            cells += len(placement.voxels)
-        if tried % CHECK_EVERY == 0 and time.perf_counter() - tick > PROGRESS_SECONDS:
+    for placed in _placements(puzzle, problem, result):
+        found.extend(placed)
+        cells += sum(len(placement.voxels) for placement in placed)
+        if time.perf_counter() - tick > PROGRESS_SECONDS:
             budget.check(placement_bytes(len(found), cells), "placing the pieces")
             settle()
             tick = time.perf_counter()
@@ -234,26 +236,66 @@ def orientations(voxels: Labelled) -> list[Labelled]:
     return list(found)
 
 
-def _placements(puzzle: Puzzle, problem: BurrProblem, shape: Shape) -> Iterator[Placement | None]:
-    """Each part's placements in `shape`, and None for each shift tried that does not fit
-    (so the caller can keep time while nothing fits)."""
-    result = {v.cell: v.colour for v in shape.voxels}
-    low = [min(c[axis] for c in result) for axis in range(3)]
-    high = [max(c[axis] for c in result) for axis in range(3)]
-    allowed = set(problem.allowed_colours)
+SHIFTS_AT_ONCE = 1 << 16
+"""Shifts of one orientation tried together, in whole x shifts (so one x shift's all, if it
+has more): the work between two looks at the clock stays a few milliseconds for pieces of
+up to a hundred voxels."""
 
-    def fits(piece: int, cell: Cell) -> bool:
-        under = result.get(cell)
-        if under is None:
-            return False
-        return not puzzle.colours or not piece or not under or (piece, under) in allowed
 
+def _placements(puzzle: Puzzle, problem: BurrProblem, shape: Shape) -> Iterator[list[Placement]]:
+    """Each part's placements in `shape`, in lists: those of each block of shifts of an
+    orientation, in the order x, y, z of the shift (often none, so the caller keeps time while
+    nothing fits).
+
+    The result is a grid over its bounding box holding each cell's colour plus 1 (0: no
+    voxel); a piece voxel of colour c fits where `fitting[c]` of the grid's block under it
+    for the shifts holds, and a shift is a placement where all its voxels fit.
+    """
+    low = [min(v.cell[axis] for v in shape.voxels) for axis in range(3)]
+    high = [max(v.cell[axis] for v in shape.voxels) for axis in range(3)]
+    grid = np.zeros([b - a + 1 for a, b in zip(low, high, strict=True)], dtype=np.intp)
+    for v in shape.voxels:
+        grid[tuple(c - a for c, a in zip(v.cell, low, strict=True))] = v.colour + 1
+    fitting = _fitting(puzzle, problem, shape)
     for k, part in enumerate(problem.parts):
         for turned in orientations(labelled_voxels(puzzle.shapes[part.shape])):
-            extent = [max(cell[axis] for cell, _ in turned) for axis in range(3)]
-            for dx in range(low[0], high[0] - extent[0] + 1):
-                for dy in range(low[1], high[1] - extent[1] + 1):
-                    for dz in range(low[2], high[2] - extent[2] + 1):
-                        placed = tuple(((x + dx, y + dy, z + dz), c) for (x, y, z), c in turned)
-                        fit = all(fits(colour, cell) for cell, colour in placed)
-                        yield Placement(k, placed) if fit else None
+            span = [
+                b - a - max(cell[axis] for cell, _ in turned) + 1
+                for axis, (a, b) in enumerate(zip(low, high, strict=True))
+            ]
+            if min(span) <= 0:
+                continue
+            step = max(1, SHIFTS_AT_ONCE // (span[1] * span[2]))
+            for start in range(0, span[0], step):
+                block = [min(step, span[0] - start), span[1], span[2]]
+                fits = np.ones(block, dtype=np.bool_)
+                for (x, y, z), colour in turned:
+                    under = grid[
+                        start + x : start + x + block[0], y : y + block[1], z : z + block[2]
+                    ]
+                    fits &= fitting[colour][under]
+                yield [
+                    Placement(k, tuple(
+                        ((x + low[0] + start + dx, y + low[1] + dy, z + low[2] + dz), colour)
+                        for (x, y, z), colour in turned
+                    ))
+                    for dx, dy, dz in np.argwhere(fits).tolist()
+                ]  # fmt: skip
+
+
+def _fitting(puzzle: Puzzle, problem: BurrProblem, shape: Shape) -> npt.NDArray[np.bool_]:
+    """`fitting[p][r]`: whether a piece voxel of colour p may lie on a grid cell holding r
+    (0: no voxel, else the colour of `shape`'s voxel plus 1), by the module doc's rule."""
+    pieces = max(v.colour for part in problem.parts for v in puzzle.shapes[part.shape].voxels)
+    results = max(v.colour for v in shape.voxels)
+    allowed = set(problem.allowed_colours)
+    return np.array(
+        [
+            [False] + [
+                not puzzle.colours or not piece or not under or (piece, under) in allowed
+                for under in range(results + 1)
+            ]
+            for piece in range(pieces + 1)
+        ],
+        dtype=np.bool_,
+    )  # fmt: skip
