@@ -178,11 +178,14 @@ def _permutations(packing: BurrPacking, moves: list[Move], rename: dict[int, int
     images = np.full((len(moves), len(packing.placements)), -1, dtype=np.int64)
     for part, target in rename.items():
         options, cell, colour = _rows(packing, number, parts == part)
-        if len(options):
-            targets, target_cell, target_colour = _rows(packing, number, parts == target)
-            find = _lookup(target_cell * colours + target_colour)
-            for k, moved in enumerate(maps):
-                images[k, options] = targets[find(np.sort(moved[cell] * colours + colour))]
+        if not len(options) or not len(moves):
+            continue
+        targets, target_cell, target_colour = _rows(packing, number, parts == target)
+        if not len(targets):
+            raise LookupError(f"part {target} has no placements to be the image of part {part}")
+        find = _lookup(target_cell * colours + target_colour)
+        for k, moved in enumerate(maps):
+            images[k, options] = targets[find(np.sort(moved[cell] * colours + colour))]
     return images
 
 
