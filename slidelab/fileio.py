@@ -1,14 +1,15 @@
 """Reading and writing user files safely: text in, and atomic saves out.
 
-Text must be UTF-8; a bad byte is reported at its line and column, where the
-user can find it.  A save writes a temporary file next to the target, flushes
-it to disk and then renames it over the target, so a crash or a full disk never
-leaves half a file; saving through a symbolic link replaces the file it points
-to and keeps the link.
+Text must be UTF-8 (a leading byte-order mark is dropped); a bad byte is
+reported at its line and column, where the user can find it.  A save writes a
+temporary file next to the target, flushes it to disk and then renames it over
+the target, so a crash or a full disk never leaves half a file; saving through
+a symbolic link replaces the file it points to and keeps the link.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import sys
@@ -40,7 +41,9 @@ def read_input(path: str) -> tuple[str, str]:
 
 
 def decode_text(data: bytes, source: str) -> str:
-    """`data` decoded as UTF-8; a bad byte raises `ParseError` at its line and column."""
+    """`data` decoded as UTF-8, without the byte-order mark some Windows editors put first;
+    a bad byte raises `ParseError` at its line and column."""
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

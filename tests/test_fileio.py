@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
+from pathlib import Path
 
 import pytest
 
 from slidelab.cli import main
 from slidelab.dissection.family import DISSECTION
 from slidelab.errors import ParseError
-from slidelab.fileio import FileAccessError, read_text, write_text_atomically
+from slidelab.fileio import FileAccessError, decode_text, read_text, write_text_atomically
 from slidelab.formats import UnknownFormatError, detect_family
 from slidelab.polycube.family import POLYCUBE
 from slidelab.sliding.family import SLIDING
@@ -102,3 +104,26 @@ def test_invalid_utf8_on_stdin_is_reported_where_it_is(arguments, monkeypatch, c
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"A B\nA \xff\n")))
     assert main(arguments) == 2
     assert capsys.readouterr().err == "<stdin>:2:3: invalid UTF-8 (byte 0xff)\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("sliding/five-puzzle-2x3.slide", ["slide"]),
+        ("polycube/soma.pcube", ["polycube", "--count"]),
+        ("dissection/knuth-toy.dots", ["dissect", "3", "--count"]),
+        ("antislide/3x3x3-six-blocks.antislide", ["antislide", "--check"]),
+    ],
+)
+def test_a_byte_order_mark_first_is_dropped(tmp_path, capsys, name, arguments):
+    """Files saved by Windows editors may start with U+FEFF; every format refused it on line 1
+    ("illegal digit", "unexpected character '\\ufeff'", "expected the board size")."""
+    shipped = Path(__file__).resolve().parents[1] / "resources" / "puzzles" / name
+    marked = tmp_path / shipped.name
+    marked.write_bytes(codecs.BOM_UTF8 + shipped.read_bytes())
+    command, options = arguments[0], arguments[1:]
+    assert main([command, *options, str(shipped)]) == 0
+    plain = capsys.readouterr()
+    assert main([command, *options, str(marked)]) == 0
+    assert capsys.readouterr() == (plain.out, plain.err.replace(str(shipped), str(marked)))
+    assert decode_text(codecs.BOM_UTF8 + b"A\n", "x") == "A\n"
