@@ -183,8 +183,9 @@ def _check_name(source: str, number: int, column: int, name: str, what: str) -> 
         raise ParseError(source, number, column, f"empty {what} name")
     for offset, char in enumerate(name):
         if char in ":|" or not char.isprintable():
+            article = "an" if what[0] in "aeiou" else "a"
             raise ParseError(
-                source, number, column + offset, f"'{char}' is not allowed in a {what} name"
+                source, number, column + offset, f"{char!r} is not allowed in {article} {what} name"
             )
     if len(name) > MAX_NAME:
         raise ParseError(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from slidelab.errors import ParseError
@@ -125,6 +127,7 @@ def test_format_refuses_names_the_format_cannot_hold(problem):
         ("A | X\nA X:toolongcol\n", 2, 5, "colour name 'toolongcol'"),
         ("A | X\nA :1\n", 2, 3, "empty item name"),
         ("A | X\nA X:a|b\n", 2, 6, "'|' is not allowed in a colour name"),
+        ("A\x00B\nA\n", 1, 2, re.escape("'\\x00' is not allowed in an item name")),
     ],
 )
 def test_errors_name_line_and_column(text, line, column, message):
