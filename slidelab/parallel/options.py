@@ -41,7 +41,8 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         type=int,
         metavar="N",
-        help=f"search in subproblems on N local processes (default: all {default_jobs()} cores)",
+        help=f"search in subproblems on N local processes, at most {JOBS_PER_CORE} per core "
+        f"(default: all {default_jobs()} cores)",
     )
     group.add_argument(
         "--scheduler",

@@ -11,7 +11,7 @@ from typing import Any
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
 from slidelab.memory import parse_size
-from slidelab.parallel.options import checked_jobs, default_jobs
+from slidelab.parallel.options import JOBS_PER_CORE, checked_jobs, default_jobs
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
 from slidelab.sliding.distance import GoalDistances, to_goal
@@ -81,7 +81,8 @@ def register(subcommands: SubParsers) -> None:
         default=default_jobs(),
         metavar="N",
         help="threads expanding each big layer of the search; with --hardest, processes "
-        "searching its parts (default: every core, %(default)s here)",
+        f"searching its parts; at most {JOBS_PER_CORE} per core (default: every core, "
+        "%(default)s here)",
     )
     parser.add_argument(
         "--scheduler",
