@@ -19,6 +19,7 @@ from slidelab.integers import INT64_MAX
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits
 from slidelab.progress import drive_in_terminal
 from slidelab.validation import check_seconds
+from slidelab.wording import numbered
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -154,12 +155,10 @@ def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
             print(outcome.count)
         for lines in listed:
             print("\n".join(lines) + "\n")
-        plural = "" if outcome.count == 1 else "s"
         resumed = f"; {outcome.resumed} from the journal" if outcome.resumed else ""
         print(
-            f"Altogether {outcome.count:,} solution{plural}, {outcome.nodes:,} nodes, in "
-            f"{outcome.subproblems:,} subproblem{'' if outcome.subproblems == 1 else 's'} on "
-            f"{where}{resumed}.",
+            f"Altogether {numbered(outcome.count, 'solution')}, {numbered(outcome.nodes, 'node')}, "
+            f"in {numbered(outcome.subproblems, 'subproblem')} on {where}{resumed}.",
             file=sys.stderr,
         )
     return EXIT_NONE if outcome.count == 0 else EXIT_FOUND
@@ -204,10 +203,10 @@ def _sizes(problem: Problem) -> dict[str, int]:
 
 
 def _summary(result: ExactCoverResult) -> str:
-    plural = "" if result.count == 1 else "s"
     stopped = "" if result.complete else " (stopped at the limit)"
     return (
-        f"Altogether {result.count:,} solution{plural}{stopped}, {result.nodes:,} nodes, "
+        f"Altogether {numbered(result.count, 'solution')}{stopped}, "
+        f"{numbered(result.nodes, 'node')}, "
         f"{result.seconds:.3f} s ({result.engine} engine, "
         f"{result.options_removed:,} useless options removed)."
     )

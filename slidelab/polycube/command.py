@@ -16,6 +16,7 @@ from slidelab.polycube.packing import Packing, format_dlx, packing_steps, soluti
 from slidelab.polycube.spec import cell_name, parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
 from slidelab.progress import drive_in_terminal
+from slidelab.wording import numbered
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -70,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
         count = counted.solutions
         if not args.json:
             print(
-                f"{counted.solutions} solutions, {counted.distinct} distinct up to the box's "
-                f"{counted.group_order} symmetries"
+                f"{numbered(counted.solutions, 'solution')}, {counted.distinct:,} distinct "
+                f"up to the box's {numbered(counted.group_order, 'symmetry', 'symmetries')}"
                 f" ({'rotations and reflections' if counted.reflections else 'rotations'})"
             )
     elif args.count or wants_split(args):

@@ -28,7 +28,7 @@ def test_count_and_distinct(soma, capsys):
     assert main(["polycube", soma, "--count"]) == 0
     assert capsys.readouterr().out == "11520\n"
     assert main(["polycube", soma, "--distinct"]) == 0
-    assert "11520 solutions, 240 distinct" in capsys.readouterr().out
+    assert "11,520 solutions, 240 distinct" in capsys.readouterr().out
 
 
 def test_json(soma, capsys):
