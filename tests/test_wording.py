@@ -22,3 +22,11 @@ def test_a_box_of_one_domino_is_said_in_the_singular(tmp_path, capsys):
     assert capsys.readouterr().out == (
         "1 solution, 1 distinct up to the box's 1 symmetry (rotations and reflections)\n"
     )
+
+
+def test_a_one_move_puzzle_is_said_in_the_singular(tmp_path, capsys):
+    """It printed "style 0: 1 moves (2 configurations explored)"."""
+    puzzle = tmp_path / "one.slide"
+    puzzle.write_text("1 x 2\n1 = 1\n10\n01\n")
+    assert main(["slide", str(puzzle)]) == 0
+    assert "style 0: 1 move (2 configurations explored)\n" in capsys.readouterr().out

@@ -21,6 +21,7 @@ from slidelab.fileio import read_input, read_text
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits, wants_split
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
+from slidelab.wording import numbered
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
@@ -215,4 +216,4 @@ def _summary_line(result: DissectionResult, min_pieces: bool) -> str:
     if min_pieces and not result.count:
         return f"no solutions with 2 to {d} pieces ({shifts})"
     fewest = f"{d} pieces are the fewest: " if min_pieces else ""
-    return f"{fewest}{result.count} solutions with {d} pieces ({shifts})"
+    return f"{fewest}{numbered(result.count, 'solution')} with {d} pieces ({shifts})"

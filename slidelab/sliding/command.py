@@ -27,6 +27,7 @@ from slidelab.sliding.search import (
 )
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_configuration, read_puzzle_file
+from slidelab.wording import numbered
 
 EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_LIMITED = 0, 1, 3
 
@@ -234,7 +235,7 @@ def _summary_line(outcome: Outcome) -> str:
         )
     if outcome.moves is None:
         return head + f"no solution ({outcome.states:,} configurations explored)"
-    return head + f"{outcome.moves} moves ({outcome.states:,} configurations explored)"
+    return head + f"{numbered(outcome.moves, 'move')} ({outcome.states:,} configurations explored)"
 
 
 def _distances_line(outcome: GoalDistances) -> str:
@@ -243,7 +244,7 @@ def _distances_line(outcome: GoalDistances) -> str:
         return f"the goal cannot be reached ({reachable}, none meets the goal)"
     solutions = outcome.optimal_solutions
     return (
-        f"the start is {outcome.start_distance} moves from the goal, "
+        f"the start is {numbered(outcome.start_distance, 'move')} from the goal, "
         f"{solutions:,} shortest solution{'s' if solutions != 1 else ''} "
         f"({reachable}, {outcome.cannot_reach:,} cannot reach the goal)"
     )
@@ -258,7 +259,7 @@ def _hardest_line(outcome: HardestStarts) -> str:
         return counts
     many = outcome.hardest_count
     return (
-        f"{counts}; the hardest are {outcome.hardest_distance} moves from it "
+        f"{counts}; the hardest are {numbered(outcome.hardest_distance, 'move')} from it "
         f"({many:,} placement{'s' if many != 1 else ''})"
     )
 

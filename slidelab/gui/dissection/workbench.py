@@ -50,6 +50,7 @@ from slidelab.gui.undo import Snapshot
 from slidelab.gui.workbench import RunningWorkbench, TextDocument
 from slidelab.library import shipped_names
 from slidelab.runs import Progress
+from slidelab.wording import numbered
 
 GRID = 8
 """Rows and columns of the shape editors (more when a shape is bigger)."""
@@ -374,7 +375,8 @@ class DissectionWorkbench(TextDocument, RunningWorkbench[DrawableSolutions]):
         listable = result.count if listable is None else listable
         shown = "" if listable <= SHOWN else f" (the first {SHOWN:,} are listed)"
         self.result_text.setText(
-            f"{result.count:,} solutions with {result.dissection.pieces} pieces{distinct}; "
+            f"{numbered(result.count, 'solution')} with {result.dissection.pieces} pieces"
+            f"{distinct}; "
             f"{result.shifts} legal shifts{shown}."
         )
         return f"{result.count:,} dissections"

@@ -29,6 +29,7 @@ from slidelab.geometry.disassembly_frames import DisassemblyFrame, DisassemblyPl
 from slidelab.gui.gif_export import GifExport
 from slidelab.gui.transport import Transport
 from slidelab.gui.view3d import VoxelView
+from slidelab.wording import numbered
 
 GIF_DEFAULTS = GifOptions(360, 0.6, 8)
 HOLD_LAST_MS = 1500
@@ -131,8 +132,9 @@ class DisassemblyPage(QWidget):
             self.about.setText(f"{title} {play.verdict}.")
         else:
             self.about.setText(
-                f"{title} comes apart in {play.count} moves, level {level_text(disassembly.level)}"
-                f" ({play.separations} separation{'s' * (play.separations != 1)})."
+                f"{title} comes apart in {numbered(play.count, 'move')}, "
+                f"level {level_text(disassembly.level)}"
+                f" ({numbered(play.separations, 'separation')})."
             )
         self._update_exports()
 

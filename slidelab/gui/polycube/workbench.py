@@ -73,6 +73,7 @@ from slidelab.polycube.rotations import orientations
 from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
 from slidelab.runs import Found, Progress, Solver, translate
+from slidelab.wording import numbered
 
 EDIT_SPAN = 5
 """Cells along each axis of the piece editor's grid (more when a piece is bigger)."""
@@ -726,7 +727,7 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
         else:
             assert isinstance(result, ExactCoverResult)
             more = "" if result.complete else " (stopped at the limit)"
-            text = f"{result.count:,} solutions{more}."
+            text = f"{numbered(result.count, 'solution')}{more}."
         self.result_text.setText(text)
         return text.split(";")[0].rstrip(".")
 

@@ -10,6 +10,7 @@ from slidelab.sliding.hardest import HardestStarts
 from slidelab.sliding.model import Configuration, Puzzle
 from slidelab.sliding.search import Analysis
 from slidelab.sliding.textformat import format_configuration
+from slidelab.wording import numbered
 
 LIST_HEIGHT = 110
 """Pixels of the list under the histogram."""
@@ -52,7 +53,7 @@ class AnalysisView(QWidget):
         self.farthest.setMaximumHeight(LIST_HEIGHT)
         self.summary.setText(
             f"{analysis.style.label}: {analysis.reachable:,} reachable configurations; the "
-            f"farthest lie {analysis.farthest_distance} moves away "
+            f"farthest lie {numbered(analysis.farthest_distance, 'move')} away "
             f"({analysis.farthest_count:,} of them); {analysis.goal_count:,} meet the goal."
             + (f"\n{analysis.limit_message}" if analysis.limit_message else "")
         )
@@ -78,7 +79,7 @@ class AnalysisView(QWidget):
             f"{found.components:,} components; {found.can_reach:,} can reach the goal"
         )
         hardest = (
-            f"; the hardest lie {found.hardest_distance} moves from it "
+            f"; the hardest lie {numbered(found.hardest_distance, 'move')} from it "
             f"({found.hardest_count:,} of them)."
             if found.hardest_distance is not None
             else "."

@@ -23,6 +23,7 @@ from slidelab.sliding.draft import Draft
 from slidelab.sliding.model import Puzzle
 from slidelab.sliding.play import PlaySession
 from slidelab.sliding.styles import MoveStyle
+from slidelab.wording import numbered
 
 StartRun = Callable[
     [str, Callable[[Puzzle], Solver[Any]], Callable[[Puzzle, Any], str], Puzzle], None
@@ -122,6 +123,7 @@ class PlayControl(QObject):
         if result.start_distance is None:
             return f"the goal cannot be reached · {result.component:,} configurations"
         return (
-            f"distances known: the start is {result.start_distance} moves from the goal · "
+            f"distances known: the start is {numbered(result.start_distance, 'move')} "
+            "from the goal · "
             f"{result.component:,} configurations"
         )

@@ -58,6 +58,7 @@ from slidelab.sliding.render import describe_move
 from slidelab.sliding.search import Analysis, SolveResult, analyze, every_style, solve
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_puzzle, parse_puzzle
+from slidelab.wording import numbered
 
 TOOLS = (
     (
@@ -571,14 +572,14 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
             message = f"no solution · {explored}"
         else:
             self.solution_summary.setText(
-                f"{result.style.label}: {result.moves} moves ({explored})."
+                f"{result.style.label}: {numbered(result.moves, 'move')} ({explored})."
             )
             self.move_list.addItem("Start")
             for index in range(1, len(result.path)):
                 change = describe_move(puzzle, result.path[index - 1], result.path[index])
                 self.move_list.addItem(f"{index}. {change}")
             self.player.set_solution(puzzle, result.path)
-            message = f"solved in {result.moves} moves · {explored}"
+            message = f"solved in {numbered(result.moves, 'move')} · {explored}"
         self.move_list.blockSignals(False)
         self.pages.setCurrentIndex(1)
         self.solution_view.setFocus()
@@ -603,7 +604,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         if result.hardest_distance is None:
             return f"{result.placements:,} placements, none can reach the goal"
         return (
-            f"hardest start: {result.hardest_distance} moves "
+            f"hardest start: {numbered(result.hardest_distance, 'move')} "
             f"({result.hardest_count:,} of {result.placements:,} placements)"
         )
 
