@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
+from slidelab.wording import numbered
+
 KIND_NAMES = "123456789abcdef"
 """The fifteen piece-kind names, in the order the text format uses them."""
 
@@ -210,7 +212,7 @@ def goal_problems(start: Configuration, goal: Goal) -> list[Problem]:
             cells = tuple(p.anchor for p in goal.placements if p.kind == name)
             problems.append(
                 Problem(
-                    f"the start has {have[name]} piece{'s' * (have[name] != 1)} of kind {name} "
+                    f"the start has {numbered(have[name], 'piece')} of kind {name} "
                     f"but the goal has {want[name]}",
                     cells,
                 )

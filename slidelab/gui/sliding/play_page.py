@@ -24,6 +24,7 @@ from slidelab.gui.sliding.play_view import PlayView
 from slidelab.sliding.distance import GoalDistances
 from slidelab.sliding.play import Drop, PlaySession
 from slidelab.sliding.render import describe_move
+from slidelab.wording import numbered
 
 WARNING_STYLE = "color: #b00020"
 
@@ -32,7 +33,7 @@ def moves_from_goal(distance: int) -> str:
     """The distance line: "N moves from the goal"."""
     if distance == 0:
         return "0 moves from the goal: solved!"
-    return f"{distance} move{'s' * (distance != 1)} from the goal"
+    return f"{numbered(distance, 'move')} from the goal"
 
 
 class PlayPage(QWidget):

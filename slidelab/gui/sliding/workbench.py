@@ -418,7 +418,7 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         answer = QMessageBox.question(
             self,
             "Resize the board",
-            f"A {rows} x {cols} board leaves out {lost} piece{'s' * (lost != 1)} "
+            f"A {rows} x {cols} board leaves out {numbered(lost, 'piece')} "
             "(start and goal). Delete them? (Edit > Undo brings them back.)",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
