@@ -619,7 +619,7 @@ def _below(size):
     return (_ONE << np.uint64(size - 1)) | ((_ONE << np.uint64(size - 1)) - _ONE)
 
 
-@kernel(cache=True, nogil=True, _nrt=False)
+@kernel(cache=True, nogil=True, inline="always")
 def _leaf_moves(choice, image_bit, row_edges, col_edges, multi, weight, free_s, free_t):
     """A count's leaf on one-word bitsets: the forced moves in the graph of the d maps
     (`Tree.rows[d]`, `Tree.cols[d]`, `Tree.multi[d]`) on the source cells `free_s` and the
@@ -632,8 +632,8 @@ def _leaf_moves(choice, image_bit, row_edges, col_edges, multi, weight, free_s, 
     likewise, until none is left.
 
     It takes whole arrays and reads the 2-D ones at [d, x] (a row view would be a new
-    reference), and counts no references (`_nrt=False`): inlined, its arguments would be
-    counted at every leaf.
+    reference).  Inlined into `_orient`, which counts no references (`_nrt=False`), with
+    `_colours`: a call per leaf, its arguments pushed on the stack, cost more than its work.
     """
     d = choice.size // 2
     total = 1
@@ -680,7 +680,7 @@ def _leaf_moves(choice, image_bit, row_edges, col_edges, multi, weight, free_s, 
     return total, free_s, free_t
 
 
-@kernel(cache=True, nogil=True, _nrt=False)
+@kernel(cache=True, nogil=True, inline="always")
 def _colours(choice, image_bit, x, bit):
     """How many of the d maps send source cell x to the target cell of `bit`."""
     d = choice.size // 2
