@@ -690,14 +690,15 @@ def _colours(choice, image_bit, x, bit):
     return ways
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, inline="always")
 def _count_graph(bits, row_edges, col_edges, multi, level, rows, cols, limit):
     """The number of matchings of `rows` with `cols` in the graph of `row_edges[level]` and
     `col_edges[level]` (weighted by `bits.weight` where `multi[level]` says), or -1 if that
     takes more than `limit` nodes; and whether every connected part was one row and one
     column.
 
-    The parts are counted apart (`_count_part`) and their counts multiplied.
+    The parts are counted apart (`_count_part`) and their counts multiplied.  Inlined into
+    `_orient` and `_count_bits`: a call would push its arrays on the stack at every leaf.
     """
     unseen = rows
     total = 1
