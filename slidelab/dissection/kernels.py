@@ -57,7 +57,10 @@ st[KIDS]) instead of being followed: that lists a subproblem's children.
 output buffer is full, or the search is over; all its state is in the arrays it is
 given, so the next call carries on.  It takes them grouped by role in NamedTuples:
 `shifts.Arrays` (read only), `Tree` (the levels' stack and the counters), `Leaf` (one
-leaf's graph and matching stack), `Output`, and `Mode`.
+leaf's graph and matching stack), `Output`, and `Mode`.  The orientation levels, where
+nearly every node and leaf of a search is, run in `_orient`, a kernel of its own that reads
+only the arrays they use (a count's leaves on one-word bitsets included), so that its loop
+keeps few values and does not reload them from the stack.
 """
 
 from __future__ import annotations
