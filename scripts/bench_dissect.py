@@ -18,6 +18,10 @@ pages hold the code, not its bytes or their alignment, decides whether a build i
     .venv/bin/python scripts/bench_dissect.py [--runs 3] [--skip-listing] [--knuth ITEMS]
     .venv/bin/python scripts/bench_dissect.py --processes 10
     .venv/bin/python scripts/bench_dissect.py --copies 6
+    .venv/bin/python scripts/bench_dissect.py --processes 5 --shape FILE.dots --pieces 4
+
+`--shape` and `--pieces` choose the count that `--processes` and `--copies` time (default: the
+shipped toy shape with d = 5).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -70,22 +75,46 @@ SPREAD_PIECES = 5
 """The toy shape's d for `--processes`: Knuth's slowest count of it (issue 17's dissect-toy5)."""
 
 
-def count_seconds() -> float:
-    """CPU seconds of one count of the toy shape into SPREAD_PIECES pieces in this process,
-    after a small count that loads the kernels."""
+@dataclass(frozen=True)
+class Count:
+    """The count that `--processes`, `--copies` and `--count-seconds` time."""
+
+    shape: Path | None
+    """A .dots file, or None for the shipped toy shape."""
+    pieces: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.shape.stem if self.shape else 'toy'} d={self.pieces} count"
+
+    def problem(self) -> Dissection:
+        if self.shape is None:
+            target = load_shipped("dissection", "knuth-toy.dots", parse_shape)
+        else:
+            target = parse_shape(self.shape.read_text(), str(self.shape))
+        return Dissection(square_source(target), target, self.pieces)
+
+    def options(self) -> list[str]:
+        """The command-line options that name this count."""
+        shape = ["--shape", str(self.shape)] if self.shape else []
+        return [*shape, "--pieces", str(self.pieces)]
+
+
+def count_seconds(count: Count) -> float:
+    """CPU seconds of `count` in this process, after a small count that loads the kernels."""
     toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     count_solutions(Dissection(square_source(toy), toy, 2))
-    problem = Dissection(square_source(toy), toy, SPREAD_PIECES)
+    problem = count.problem()
     started = time.process_time()
     count_solutions(problem)
     return time.process_time() - started
 
 
-def child_seconds(switch: str) -> float:
+def child_seconds(switch: str, count: Count) -> float:
     """`count_seconds` in a fresh process, with `SLIDELAB_NATIVE` set to `switch`."""
     return float(
         subprocess.run(
-            [sys.executable, __file__, "--count-seconds"],
+            [sys.executable, __file__, "--count-seconds", *count.options()],
             capture_output=True,
             text=True,
             check=True,
@@ -94,34 +123,32 @@ def child_seconds(switch: str) -> float:
     )
 
 
-def spread(processes: int) -> None:
+def spread(processes: int, count: Count) -> None:
     """Print the least, median and most CPU seconds of `count_seconds` over `processes` fresh
     processes, with the native solvers (`SLIDELAB_NATIVE=1`) and with numba's kernels."""
     for label, switch in (("native solvers", "1"), ("numba", "0")):
-        seconds = [child_seconds(switch) for _ in range(processes)]
+        seconds = [child_seconds(switch, count) for _ in range(processes)]
         print(
-            f"toy d={SPREAD_PIECES} count, {label}: min {min(seconds):.3f} s, median "
+            f"{count.label}, {label}: min {min(seconds):.3f} s, median "
             f"{statistics.median(seconds):.3f} s, max {max(seconds):.3f} s ({processes} processes)",
             flush=True,
         )
 
 
-def copies(count: int) -> None:
-    """Copy the dissection extension over itself `count` times (same bytes, new page-cache
+def copies(copies: int, count: Count) -> None:
+    """Copy the dissection extension over itself `copies` times (same bytes, new page-cache
     pages) and print the CPU seconds of `count_seconds` in two fresh processes after each."""
     module = "slidelab.dissection.kernels"
     found = [native.extension_path(f, module) for f in native.folders()]
     path = next((p for p in found if p.is_file()), None)
     if path is None:
         raise SystemExit("no native dissection solver: run python -m slidelab.kernels_warmup")
-    for number in range(1, count + 1):
+    for number in range(1, copies + 1):
         staged = path.with_name(path.name + ".copy")
         shutil.copy2(path, staged)
         os.replace(staged, path)
-        seconds = " ".join(f"{child_seconds('1'):.3f}" for _ in range(2))
-        print(
-            f"copy {number}: toy d={SPREAD_PIECES} count, native solvers: {seconds} s", flush=True
-        )
+        seconds = " ".join(f"{child_seconds('1', count):.3f}" for _ in range(2))
+        print(f"copy {number}: {count.label}, native solvers: {seconds} s", flush=True)
 
 
 def main() -> None:
@@ -134,17 +161,22 @@ def main() -> None:
     parser.add_argument(
         "--copies", type=int, help="time the toy d=5 count after this many copies of the solver"
     )
+    parser.add_argument("--shape", type=Path, help="a .dots file for --processes and --copies")
+    parser.add_argument(
+        "--pieces", type=int, default=SPREAD_PIECES, help="d for --processes and --copies"
+    )
     parser.add_argument("--count-seconds", action="store_true", help=argparse.SUPPRESS)
     add_knuth_option(parser, ("dissect-toy5", "dissect-oct16-4", "dissect-diamond25-4"))
     args = parser.parse_args()
+    count = Count(args.shape, args.pieces)
     if args.count_seconds:
-        print(count_seconds())
+        print(count_seconds(count))
         return
     if args.processes:
-        spread(args.processes)
+        spread(args.processes, count)
         return
     if args.copies:
-        copies(args.copies)
+        copies(args.copies, count)
         return
     toy = load_shipped("dissection", "knuth-toy.dots", parse_shape)
     listed(Dissection(square_source(toy), toy, 2))  # warm-up: load the compiled kernels

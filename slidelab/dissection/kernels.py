@@ -57,7 +57,10 @@ st[KIDS]) instead of being followed: that lists a subproblem's children.
 output buffer is full, or the search is over; all its state is in the arrays it is
 given, so the next call carries on.  It takes them grouped by role in NamedTuples:
 `shifts.Arrays` (read only), `Tree` (the levels' stack and the counters), `Leaf` (one
-leaf's graph and matching stack), `Output`, and `Mode`.
+leaf's graph and matching stack), `Output`, and `Mode`.  The orientation levels, where
+nearly every node and leaf of a search is, run in `_orient`, a kernel of its own that reads
+only the arrays they use (a count's leaves on one-word bitsets included), so that its loop
+keeps few values and does not reload them from the stack.
 """
 
 from __future__ import annotations
@@ -619,7 +622,7 @@ def _below(size):
     return (_ONE << np.uint64(size - 1)) | ((_ONE << np.uint64(size - 1)) - _ONE)
 
 
-@kernel(cache=True, nogil=True, _nrt=False)
+@kernel(cache=True, nogil=True, inline="always")
 def _leaf_moves(choice, image_bit, row_edges, col_edges, multi, weight, free_s, free_t):
     """A count's leaf on one-word bitsets: the forced moves in the graph of the d maps
     (`Tree.rows[d]`, `Tree.cols[d]`, `Tree.multi[d]`) on the source cells `free_s` and the
@@ -632,8 +635,8 @@ def _leaf_moves(choice, image_bit, row_edges, col_edges, multi, weight, free_s, 
     likewise, until none is left.
 
     It takes whole arrays and reads the 2-D ones at [d, x] (a row view would be a new
-    reference), and counts no references (`_nrt=False`): inlined, its arguments would be
-    counted at every leaf.
+    reference).  Inlined into `_orient`, which counts no references (`_nrt=False`), with
+    `_colours`: a call per leaf, its arguments pushed on the stack, cost more than its work.
     """
     d = choice.size // 2
     total = 1
@@ -680,7 +683,7 @@ def _leaf_moves(choice, image_bit, row_edges, col_edges, multi, weight, free_s, 
     return total, free_s, free_t
 
 
-@kernel(cache=True, nogil=True, _nrt=False)
+@kernel(cache=True, nogil=True, inline="always")
 def _colours(choice, image_bit, x, bit):
     """How many of the d maps send source cell x to the target cell of `bit`."""
     d = choice.size // 2
@@ -690,14 +693,15 @@ def _colours(choice, image_bit, x, bit):
     return ways
 
 
-@kernel(cache=True, nogil=True)
+@kernel(cache=True, nogil=True, inline="always")
 def _count_graph(bits, row_edges, col_edges, multi, level, rows, cols, limit):
     """The number of matchings of `rows` with `cols` in the graph of `row_edges[level]` and
     `col_edges[level]` (weighted by `bits.weight` where `multi[level]` says), or -1 if that
     takes more than `limit` nodes; and whether every connected part was one row and one
     column.
 
-    The parts are counted apart (`_count_part`) and their counts multiplied.
+    The parts are counted apart (`_count_part`) and their counts multiplied.  Inlined into
+    `_orient` and `_count_bits`: a call would push its arrays on the stack at every leaf.
     """
     unseen = rows
     total = 1
@@ -900,79 +904,45 @@ def _choices(lv, d, placements, group):
     return group
 
 
-@kernel(cache=True, nogil=True)
-def search(tables, tree, leaf, out, mode, budget):
-    """Advance the search by about `budget` steps; returns DONE, BUDGET_USED or BUFFER_FULL.
+@kernel(cache=True, nogil=True, _nrt=False)
+def _orient(tables, tree, bits, mode, lv, phase, budget, on_bits):
+    """Run the orientation levels (lv >= d, phase TRY or NEXT) of one covering multiset for
+    about `budget` steps: until they back up to level d - 1, the search is over (a forced
+    level is done), the budget is used, or a leaf needs `search`'s lists (a listing, large
+    shapes, or a count on bitsets past `Mode.bits_nodes`).
 
-    Every array is taken out of its NamedTuple here, once: reading a field (or making a row
-    view) inside the loop, or handing a NamedTuple to an inlined helper, costs an atomic
-    reference count per array each time, which numba cannot always pair off and remove.
+    Returns the level, the phase (NEXT after such a leaf), the steps used and whether a leaf
+    is waiting.  A function of its own, apart from `search`'s many arrays, so that its loop
+    keeps its few values in registers.
     """
     st, choice, prefix, kids = tree.st, tree.choice, tree.prefix, tree.kids
-    cover_t, cover_s, reach_s = tree.cover_t, tree.cover_s, tree.reach_s
-    forced, forced_s = tree.forced, tree.forced_s
+    cover_s, reach_s, forced, forced_s = tree.cover_s, tree.reach_s, tree.forced, tree.forced_s
     rows_of, cols_of, multi = tree.rows, tree.cols, tree.multi
-    target_mask, full_target = tables.target_mask, tables.full_target
-    source_mask, full_source = tables.source_mask, tables.full_source
-    source_union, target_reach = tables.source_union, tables.target_reach
-    largest_after = tables.largest_after
-    image_bit, source_bit = tables.image_bit, tables.source_bit
-    bits = leaf.bits
-    weight = bits.weight
-    d = choice.size // 2
-    placements = target_mask.shape[0]
-    group = source_mask.shape[1]
-    words = target_mask.shape[1]
-    rows = out.colours.shape[0]
-    connected, keep, split_at, bits_nodes = (
-        mode.connected,
-        mode.keep,
-        mode.split_at,
-        mode.bits_nodes,
+    source_mask, full_source, full_target = (
+        tables.source_mask,
+        tables.full_source,
+        tables.full_target,
     )
-    listing = keep or connected
-    most = rows if keep else _UNLIMITED
+    image_bit, source_bit = tables.image_bit, tables.source_bit
+    connected, split_at, bits_nodes = mode.connected, mode.split_at, mode.bits_nodes
+    d = choice.size // 2
+    placements = source_mask.shape[0]
+    group = source_mask.shape[1]
+    words = source_mask.shape[2]
     cells = rows_of.shape[1]
-    on_bits = not listing and cells > 0
-    lv = st[LV]
-    phase = st[PHASE]
     steps = 0
-    status = BUDGET_USED
     while True:
-        if phase == OVER:
-            status = DONE
-            break
-        if steps >= budget:
-            break
-        if phase == EMIT:
-            if keep and rows - st[STORED] < st[TIMES]:
-                status = BUFFER_FULL
-                break
-            _expand(tree, tables, leaf, out, mode)
-            phase = NEXT
-            continue
-        if phase == MATCH:
-            matched, used = _match(tree, tables, leaf, out, mode, max(budget - steps, 1))
-            steps += used
-            if matched == BUFFER_FULL:
-                status = BUFFER_FULL
-                break
-            if matched == DONE:
-                phase = NEXT
-            continue
         if phase == NEXT:
             if lv < prefix.size:
-                phase = OVER  # a forced level has no other choice: the subproblem is done
-                continue
+                return lv, OVER, steps, False  # a forced level has no other choice
             choice[lv] += 1
-            if choice[lv] < _choices(lv, d, placements, group):
-                phase = TRY
-            elif lv == 0:
-                phase = OVER
-            else:
+            if choice[lv] >= _choices(lv, d, placements, group):
                 lv -= 1
-            continue
-        # phase == TRY
+                if lv < d:
+                    return lv, NEXT, steps, False
+                continue
+        if steps >= budget:
+            return lv, TRY, steps, False
         steps += 1
         phase = NEXT
         if lv < prefix.size:
@@ -980,49 +950,6 @@ def search(tables, tree, leaf, out, mode, budget):
             if prefix[lv] < choice[lv] or prefix[lv] >= _choices(lv, d, placements, group):
                 continue
             choice[lv] = prefix[lv]
-        if lv < d:
-            k = lv
-            q = choice[k]
-            largest = largest_after[q]
-            # Cut the level when even the largest remaining footprints fall short.
-            missing = 0
-            for w in range(words):
-                missing += _popcount(full_target[w] & ~cover_t[k, w])
-            if missing > (d - k) * largest:
-                choice[k] = placements
-                continue
-            ok = True
-            missing = 0
-            for w in range(words):
-                cover_t[k + 1, w] = cover_t[k, w] | target_mask[q, w]
-                gap = full_target[w] & ~cover_t[k + 1, w]
-                missing += _popcount(gap)
-                if gap & ~target_reach[q, w]:
-                    ok = False
-            if not ok or missing > (d - k - 1) * largest:
-                continue
-            if lv + 1 == split_at:
-                kids[st[KIDS]] = q
-                st[KIDS] += 1
-                continue
-            if k + 1 < d:
-                lv = k + 1
-                choice[lv] = q
-                phase = TRY
-                continue
-            st[COVERS] += 1
-            for w in range(words):
-                reach_s[d, w] = 0
-                cover_s[0, w] = 0
-                forced_s[0, w] = 0
-            for j in range(d - 1, -1, -1):
-                for w in range(words):
-                    reach_s[j, w] = reach_s[j + 1, w] | source_union[choice[j], w]
-            _forced_cells(tree, tables)
-            lv = d
-            choice[lv] = 0
-            phase = TRY
-            continue
         k = lv - d
         i = choice[lv]
         q = choice[k]
@@ -1054,40 +981,162 @@ def search(tables, tree, leaf, out, mode, budget):
             phase = TRY
             continue
         st[TUPLES] += 1
-        if on_bits:
-            # The forced moves on one-word bitsets, then the rest counted on bitsets.
-            total, free_s, free_t = _leaf_moves(
-                choice, image_bit, rows_of, cols_of, multi, weight, full_source[0], full_target[0]
-            )
-            if total == 0 or free_s == 0:
-                st[FOUND] += total
-                continue
-            ways, _ = _count_graph(bits, rows_of, cols_of, multi, d, free_s, free_t, bits_nodes)
-            if ways >= 0:
-                st[FOUND] += ways * total
-                st[SEARCHES] += 1
-                continue
-        left = _prematch(choice, tables, leaf)
-        if left < 0:
+        if not on_bits:
+            return lv, NEXT, steps, True
+        # The forced moves on one-word bitsets, then the rest counted on bitsets.
+        total, free_s, free_t = _leaf_moves(
+            choice, image_bit, rows_of, cols_of, multi, bits.weight, full_source[0], full_target[0]
+        )
+        if total == 0 or free_s == 0:
+            st[FOUND] += total
             continue
-        if not listing and not on_bits and 0 < left <= 64:
-            ways, pairs_only = _count_bits(leaf, d, bits_nodes)
-            if ways >= 0:
-                st[FOUND] += ways
-                st[SEARCHES] += not pairs_only
+        ways, _ = _count_graph(bits, rows_of, cols_of, multi, d, free_s, free_t, bits_nodes)
+        if ways < 0:
+            return lv, NEXT, steps, True
+        st[FOUND] += ways * total
+        st[SEARCHES] += 1
+
+
+@kernel(cache=True, nogil=True)
+def search(tables, tree, leaf, out, mode, budget):
+    """Advance the search by about `budget` steps; returns DONE, BUDGET_USED or BUFFER_FULL.
+
+    Every array is taken out of its NamedTuple here, once: reading a field (or making a row
+    view) inside the loop, or handing a NamedTuple to an inlined helper, costs an atomic
+    reference count per array each time, which numba cannot always pair off and remove.
+    """
+    st, choice, prefix, kids = tree.st, tree.choice, tree.prefix, tree.kids
+    cover_t, cover_s, reach_s, forced_s = tree.cover_t, tree.cover_s, tree.reach_s, tree.forced_s
+    target_mask, full_target = tables.target_mask, tables.full_target
+    source_union, target_reach = tables.source_union, tables.target_reach
+    largest_after = tables.largest_after
+    bits = leaf.bits
+    d = choice.size // 2
+    placements = target_mask.shape[0]
+    group = tables.source_mask.shape[1]
+    words = target_mask.shape[1]
+    rows = out.colours.shape[0]
+    keep, split_at, bits_nodes = mode.keep, mode.split_at, mode.bits_nodes
+    listing = keep or mode.connected
+    most = rows if keep else _UNLIMITED
+    on_bits = not listing and tree.rows.shape[1] > 0
+    lv = st[LV]
+    phase = st[PHASE]
+    steps = 0
+    status = BUDGET_USED
+    while True:
+        if phase == OVER:
+            status = DONE
+            break
+        if steps >= budget:
+            break
+        if phase == EMIT:
+            if keep and rows - st[STORED] < st[TIMES]:
+                status = BUFFER_FULL
+                break
+            _expand(tree, tables, leaf, out, mode)
+            phase = NEXT
+            continue
+        if phase == MATCH:
+            matched, used = _match(tree, tables, leaf, out, mode, max(budget - steps, 1))
+            steps += used
+            if matched == BUFFER_FULL:
+                status = BUFFER_FULL
+                break
+            if matched == DONE:
+                phase = NEXT
+            continue
+        if lv >= d:
+            lv, phase, used, waiting = _orient(
+                tables, tree, bits, mode, lv, phase, max(budget - steps, 1), on_bits
+            )
+            steps += used
+            if not waiting:
                 continue
-        st[PAIRS] = 0
-        st[TIMES] = 1
-        if left > 0:
-            left = _pair_off(left, d, leaf, most, st)
-        if left == 0 and not listing:
-            st[FOUND] += st[TIMES]
-        elif left == 0:
-            phase = EMIT
-        else:
-            st[SEARCHES] += 1
-            _start_match(leaf, st)
-            phase = MATCH
+            left = _prematch(choice, tables, leaf)
+            if left < 0:
+                continue
+            if not listing and not on_bits and 0 < left <= 64:
+                ways, pairs_only = _count_bits(leaf, d, bits_nodes)
+                if ways >= 0:
+                    st[FOUND] += ways
+                    st[SEARCHES] += not pairs_only
+                    continue
+            st[PAIRS] = 0
+            st[TIMES] = 1
+            if left > 0:
+                left = _pair_off(left, d, leaf, most, st)
+            if left == 0 and not listing:
+                st[FOUND] += st[TIMES]
+            elif left == 0:
+                phase = EMIT
+            else:
+                st[SEARCHES] += 1
+                _start_match(leaf, st)
+                phase = MATCH
+            continue
+        if phase == NEXT:
+            if lv < prefix.size:
+                phase = OVER  # a forced level has no other choice: the subproblem is done
+                continue
+            choice[lv] += 1
+            if choice[lv] < _choices(lv, d, placements, group):
+                phase = TRY
+            elif lv == 0:
+                phase = OVER
+            else:
+                lv -= 1
+            continue
+        # phase == TRY, at a placement level
+        steps += 1
+        phase = NEXT
+        if lv < prefix.size:
+            # A forced level: its one choice, if the whole search tries it here.
+            if prefix[lv] < choice[lv] or prefix[lv] >= _choices(lv, d, placements, group):
+                continue
+            choice[lv] = prefix[lv]
+        k = lv
+        q = choice[k]
+        largest = largest_after[q]
+        # Cut the level when even the largest remaining footprints fall short.
+        missing = 0
+        for w in range(words):
+            missing += _popcount(full_target[w] & ~cover_t[k, w])
+        if missing > (d - k) * largest:
+            choice[k] = placements
+            continue
+        ok = True
+        missing = 0
+        for w in range(words):
+            cover_t[k + 1, w] = cover_t[k, w] | target_mask[q, w]
+            gap = full_target[w] & ~cover_t[k + 1, w]
+            missing += _popcount(gap)
+            if gap & ~target_reach[q, w]:
+                ok = False
+        if not ok or missing > (d - k - 1) * largest:
+            continue
+        if lv + 1 == split_at:
+            kids[st[KIDS]] = q
+            st[KIDS] += 1
+            continue
+        if k + 1 < d:
+            lv = k + 1
+            choice[lv] = q
+            phase = TRY
+            continue
+        st[COVERS] += 1
+        for w in range(words):
+            reach_s[d, w] = 0
+            cover_s[0, w] = 0
+            forced_s[0, w] = 0
+        for j in range(d - 1, -1, -1):
+            for w in range(words):
+                reach_s[j, w] = reach_s[j + 1, w] | source_union[choice[j], w]
+        _forced_cells(tree, tables)
+        lv = d
+        choice[lv] = 0
+        phase = TRY
+        continue
     st[LV] = lv
     st[PHASE] = phase
     return status
