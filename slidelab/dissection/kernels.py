@@ -904,6 +904,18 @@ def _choices(lv, d, placements, group):
     return group
 
 
+@kernel(cache=True, nogil=True, inline="always")
+def _forced_or_free(lv, prefix, choice, d, placements, group):
+    """Whether the search tries level lv's current choice: any choice at a free level; at a
+    forced level (lv < prefix.size, a subproblem's prefix) its one choice, set here, if the
+    whole search would try it at this point, else none."""
+    if lv < prefix.size:
+        if prefix[lv] < choice[lv] or prefix[lv] >= _choices(lv, d, placements, group):
+            return False
+        choice[lv] = prefix[lv]
+    return True
+
+
 @kernel(cache=True, nogil=True, _nrt=False)
 def _orient(tables, tree, bits, mode, lv, phase, budget, on_bits):
     """Run the orientation levels (lv >= d, phase TRY or NEXT) of one covering multiset for
@@ -945,11 +957,8 @@ def _orient(tables, tree, bits, mode, lv, phase, budget, on_bits):
             return lv, TRY, steps, False
         steps += 1
         phase = NEXT
-        if lv < prefix.size:
-            # A forced level: its one choice, if the whole search tries it here.
-            if prefix[lv] < choice[lv] or prefix[lv] >= _choices(lv, d, placements, group):
-                continue
-            choice[lv] = prefix[lv]
+        if not _forced_or_free(lv, prefix, choice, d, placements, group):
+            continue
         k = lv - d
         i = choice[lv]
         q = choice[k]
@@ -1090,11 +1099,8 @@ def search(tables, tree, leaf, out, mode, budget):
         # phase == TRY, at a placement level
         steps += 1
         phase = NEXT
-        if lv < prefix.size:
-            # A forced level: its one choice, if the whole search tries it here.
-            if prefix[lv] < choice[lv] or prefix[lv] >= _choices(lv, d, placements, group):
-                continue
-            choice[lv] = prefix[lv]
+        if not _forced_or_free(lv, prefix, choice, d, placements, group):
+            continue
         k = lv
         q = choice[k]
         largest = largest_after[q]
