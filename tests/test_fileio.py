@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from slidelab.cli import main
 from slidelab.dissection.family import DISSECTION
@@ -127,3 +129,18 @@ def test_a_byte_order_mark_first_is_dropped(tmp_path, capsys, name, arguments):
     assert main([command, *options, str(marked)]) == 0
     assert capsys.readouterr() == (plain.out, plain.err.replace(str(shipped), str(marked)))
     assert decode_text(codecs.BOM_UTF8 + b"A\n", "x") == "A\n"
+
+
+@given(st.binary(max_size=200))
+def test_a_byte_order_mark_changes_nothing_else(data):
+    """Any bytes read the same with a mark in front: the same text, or the same refusal at
+    the same line and column."""
+    try:
+        plain: str | tuple[int, int, str] = decode_text(data, "x")
+    except ParseError as error:
+        plain = (error.line, error.column, str(error))
+    try:
+        marked: str | tuple[int, int, str] = decode_text(codecs.BOM_UTF8 + data, "x")
+    except ParseError as error:
+        marked = (error.line, error.column, str(error))
+    assert marked == plain

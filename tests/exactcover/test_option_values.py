@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from slidelab.cli import main
 
@@ -43,3 +45,13 @@ def test_the_largest_limit_is_no_limit(tmp_path, capsys):
     path.write_text("A B\nA\nB\nA B\n")
     assert main(["dlx", str(path), "--count", "--limit", "9223372036854775807"]) == 0
     assert capsys.readouterr().out == "2\n"
+
+
+@given(limit=st.integers(-(10**25), 10**25), seed=st.integers(-(10**25), 10**25))
+@settings(max_examples=40, deadline=None)
+def test_any_limit_and_seed_give_an_answer_or_a_refusal_by_name(tmp_path_factory, limit, seed):
+    path = tmp_path_factory.mktemp("p") / "p.dlx"
+    path.write_text("A B\nA\nB\nA B\n")
+    status = main(["dlx", str(path), "--count", "--limit", str(limit), "--seed", str(seed)])
+    usable = 1 <= limit <= 2**63 - 1 and seed >= 0
+    assert status == (0 if usable else 2)
