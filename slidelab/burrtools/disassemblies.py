@@ -10,14 +10,15 @@ always found in this process, in the exact cover's own order, which numbers them
 another order.  Taking them apart may be split (`slidelab.disassembly.split`): the
 result is the same.  `listed_assembly` makes the assembly of a listed solution of
 either a BurrTools problem or a polycube spec (whose pieces have no groups), as the
-polycube tab takes its list apart.
+polycube tab takes its list apart; `ListedAssemblies` makes them one at a time.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from slidelab.burrtools.assemblies import search_assemblies
 from slidelab.burrtools.packing import BurrPacking
@@ -79,6 +80,29 @@ def listed_assembly(packing: Packing | BurrPacking, solution: tuple[int, ...]) -
     if isinstance(packing, BurrPacking):
         return assembly_of(packing, solution)
     return spec_assembly(packing, solution)
+
+
+@dataclass(frozen=True)
+class ListedAssemblies(Sequence[Assembly]):
+    """The assemblies of listed solutions (`listed_assembly`), each made when it is asked
+    for.  A list of 11,520 Soma solutions made at once is a hundred thousand objects alive
+    together, and the GUI's garbage collection, which walks them on the main thread, held
+    the window 70-115 ms; made one at a time, each is freed when its turn is over."""
+
+    packing: Packing | BurrPacking
+    solutions: tuple[tuple[int, ...], ...]
+
+    def __len__(self) -> int:
+        return len(self.solutions)
+
+    @overload
+    def __getitem__(self, index: int) -> Assembly: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Assembly]: ...
+    def __getitem__(self, index: int | slice) -> Assembly | Sequence[Assembly]:
+        if isinstance(index, slice):
+            return ListedAssemblies(self.packing, self.solutions[index])
+        return listed_assembly(self.packing, self.solutions[index])
 
 
 def search_disassemblies(

@@ -38,7 +38,8 @@ UNTRIED_KEY = STUCK_KEY + 1
 class TakenApartAll:
     """A list of assemblies and how each comes apart (or not), in the same order."""
 
-    assemblies: tuple[Assembly, ...]
+    assemblies: Sequence[Assembly]
+    """As given: a sequence that makes each assembly when asked for stays one."""
     disassemblies: tuple[Disassembly, ...]
     """One for each assembly, or for the first ones only when the run stopped early."""
     seconds: float
@@ -117,7 +118,7 @@ def disassemble_all(
     except RunStopped:  # too long, within an assembly: it is left undone
         pass
     yield totals()
-    return TakenApartAll(tuple(assemblies), tuple(found), time.perf_counter() - started)
+    return TakenApartAll(assemblies, tuple(found), time.perf_counter() - started)
 
 
 def level_keys(disassemblies: Sequence[Disassembly | None]) -> tuple[np.ndarray, list[str]]:

@@ -29,6 +29,7 @@ from slidelab.formats import family_of_file
 from slidelab.gui.help.about import AboutDialog
 from slidelab.gui.help.guide import GuideWindow
 from slidelab.gui.help.shortcuts import ShortcutsDialog
+from slidelab.gui.main_thread_gc import set_aside
 from slidelab.gui.status import StatusPanel
 from slidelab.gui.workbench import Workbench
 from slidelab.gui.workbenches import build_workbenches
@@ -127,6 +128,11 @@ class MainWindow(QMainWindow):
         self.setWindowModified(not clean)
 
     def _warmed(self, _result: object) -> None:
+        """The kernels are loaded: set them aside with the window (`set_aside`), once, now.
+        Loading them leaves some hundred thousand objects (functions, types, dicts) that
+        live as long as the app; left young, the first collection of a run walked them all
+        and held the window 50-115 ms in the middle of it."""
+        set_aside()
         for workbench in self.workbenches:
             workbench.status.compiled()
 

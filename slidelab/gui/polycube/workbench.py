@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from slidelab.burrtools.assemblies import AssemblyCount, search_assemblies
 from slidelab.burrtools.convert import puzzle_from_spec
-from slidelab.burrtools.disassemblies import listed_assembly
+from slidelab.burrtools.disassemblies import ListedAssemblies
 from slidelab.burrtools.model import Puzzle
 from slidelab.burrtools.model import Shape as BurrShape
 from slidelab.burrtools.packing import BurrPacking, check_problem, problem_label
@@ -691,8 +691,7 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
             return
 
         def run() -> Solver[TakenApartAll]:
-            assemblies = [listed_assembly(packing, solution) for solution in solutions]
-            return (yield from disassemble_all(assemblies))
+            return (yield from disassemble_all(ListedAssemblies(packing, solutions)))
 
         self._taken = None
         self.result_text.setText(f"Taking {len(solutions):,} apart…")
