@@ -11,6 +11,8 @@ it so the tests after it start clean.
 
 from __future__ import annotations
 
+import functools
+import sys
 import traceback
 import weakref
 from collections.abc import Callable, Sequence
@@ -71,16 +73,31 @@ def started_at(stack: Sequence[traceback.FrameSummary]) -> str:
     return text
 
 
+@functools.cache
+def _resolved(filename: str) -> Path:
+    """A frame's file as an absolute path (resolved once: every start of a thread or timer
+    walks the stack, and the window's own work is timed around some of them)."""
+    return Path(filename).resolve()
+
+
 def _in(folder: Path, frame: traceback.FrameSummary) -> bool:
-    path = Path(frame.filename).resolve()
+    path = _resolved(frame.filename)
     return path.is_relative_to(folder) and ".venv" not in path.parts
 
 
 def _frame(frame: traceback.FrameSummary) -> str:
     """'file:line in function', the file relative to the repository when it is in it."""
-    path = Path(frame.filename).resolve()
+    path = _resolved(frame.filename)
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     return f"{shown}:{frame.lineno} in {frame.name}"
+
+
+def _stack() -> traceback.StackSummary:
+    """The caller's stack without its source lines (reading them is most of the cost)."""
+    frames = traceback.walk_stack(sys._getframe(1))
+    summary = traceback.StackSummary.extract(frames, lookup_lines=False)
+    summary.reverse()
+    return summary
 
 
 @dataclass
@@ -99,7 +116,7 @@ class LeakWatch:
     def _recording(start: Callable[..., Any], seen: dict[int, _Started]) -> Callable[..., Any]:
         def recorded(obj: QObject, *args: Any, **kwargs: Any) -> Any:
             seen.pop(id(obj), None)  # the latest start comes last
-            seen[id(obj)] = _Started(weakref.ref(obj), started_at(traceback.extract_stack()[:-1]))
+            seen[id(obj)] = _Started(weakref.ref(obj), started_at(_stack()[:-1]))
             return start(obj, *args, **kwargs)
 
         return recorded
