@@ -43,6 +43,16 @@ class TakenApartAll:
     disassemblies: tuple[Disassembly, ...]
     """One for each assembly, or for the first ones only when the run stopped early."""
     seconds: float
+    highest_level: tuple[int, ...] | None
+    """The greatest level of those that come apart (`model.highest_level`)."""
+
+    @classmethod
+    def of(
+        cls, assemblies: Sequence[Assembly], disassemblies: tuple[Disassembly, ...], seconds: float
+    ) -> TakenApartAll:
+        """The result, its highest level worked out here: on the solver's thread, which then
+        holds every disassembly's level (cached), so the window reads them for little."""
+        return cls(assemblies, disassemblies, seconds, highest_level(disassemblies))
 
     @property
     def complete(self) -> bool:
@@ -53,10 +63,6 @@ class TakenApartAll:
     def separable(self) -> int:
         """How many of the assemblies come apart."""
         return sum(d.separable for d in self.disassemblies)
-
-    @property
-    def highest_level(self) -> tuple[int, ...] | None:
-        return highest_level(self.disassemblies)
 
 
 def disassemble_all(
@@ -118,7 +124,7 @@ def disassemble_all(
     except RunStopped:  # too long, within an assembly: it is left undone
         pass
     yield totals()
-    return TakenApartAll(assemblies, tuple(found), time.perf_counter() - started)
+    return TakenApartAll.of(assemblies, tuple(found), time.perf_counter() - started)
 
 
 def level_keys(disassemblies: Sequence[Disassembly | None]) -> tuple[np.ndarray, list[str]]:
@@ -126,12 +132,14 @@ def level_keys(disassemblies: Sequence[Disassembly | None]) -> tuple[np.ndarray,
     `STUCK_KEY`: equal levels share a key, and keys follow the levels' order (moves to the
     first separation first, then to the next, ...); an assembly that does not come apart gets
     `STUCK_KEY`, one not tried (None) `UNTRIED_KEY`."""
-    levels = sorted({d.level for d in disassemblies if d is not None and d.separable})
+    # each one's level when it comes apart; else the disassembly itself (stuck), or None
+    each = [d.level if d is not None and d.separable else d for d in disassemblies]
+    levels = sorted({level for level in each if isinstance(level, tuple)})
     rank = {level: k for k, level in enumerate(levels)}
     keys = np.array(
         [
-            UNTRIED_KEY if d is None else rank[d.level] if d.separable else STUCK_KEY
-            for d in disassemblies
+            rank[level] if isinstance(level, tuple) else UNTRIED_KEY if level is None else STUCK_KEY
+            for level in each
         ],
         np.int64,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 Vector = tuple[int, int, int]
 """An offset, or a cell of the cube grid, as (x, y, z)."""
@@ -122,8 +123,10 @@ class Disassembly:
     def separable(self) -> bool:
         return not self.stuck
 
-    @property
+    @cached_property
     def level(self) -> tuple[int, ...]:
+        """Moves to each separation (`Separation.level`), worked out once: a deep tree's
+        takes microseconds, and reading 11,520 of them three times held the window 0.2 s."""
         return self.separation.level if self.separation else ()
 
     @property

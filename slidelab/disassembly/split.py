@@ -171,5 +171,5 @@ def disassemble_split(
     for result in results:  # tens of thousands of objects that live on: kept from full passes
         found.extend(map(disassembly_from_record, result.payload["disassemblies"]))
         heap.settle()
-    taken = TakenApartAll(assemblies, tuple(found), time.perf_counter() - started)
+    taken = TakenApartAll.of(assemblies, tuple(found), time.perf_counter() - started)
     return taken, Shared(len(here), len(results), resumed)
