@@ -132,14 +132,12 @@ def level_keys(disassemblies: Sequence[Disassembly | None]) -> tuple[np.ndarray,
     `STUCK_KEY`: equal levels share a key, and keys follow the levels' order (moves to the
     first separation first, then to the next, ...); an assembly that does not come apart gets
     `STUCK_KEY`, one not tried (None) `UNTRIED_KEY`."""
-    # each one's level when it comes apart; else the disassembly itself (stuck), or None
-    each = [d.level if d is not None and d.separable else d for d in disassemblies]
-    levels = sorted({level for level in each if isinstance(level, tuple)})
+    levels = sorted({d.level for d in disassemblies if d is not None and d.separable})
     rank = {level: k for k, level in enumerate(levels)}
     keys = np.array(
         [
-            rank[level] if isinstance(level, tuple) else UNTRIED_KEY if level is None else STUCK_KEY
-            for level in each
+            UNTRIED_KEY if d is None else rank[d.level] if d.separable else STUCK_KEY
+            for d in disassemblies
         ],
         np.int64,
     )

@@ -219,13 +219,19 @@ def test_cancel_stops_the_toy_dissection_with_5_pieces_within_half_a_second(wind
     assert bench.solve_button.isEnabled() and not bench.cancel_button.isEnabled()
 
 
-def test_taking_11520_soma_solutions_apart_never_stalls_and_cancel_stops_it(window, qtbot):
+def soma_listed(window, qtbot):
+    """The polycube tab with all 11,520 Soma solutions listed."""
     bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")
     bench.first.setValue(0)  # list all 11,520
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
         qtbot.mouseClick(bench.solve_button, LEFT)
     assert bench.solution_list.count() == 11520
+    return bench
+
+
+def test_taking_11520_soma_solutions_apart_never_stalls_and_cancel_stops_it(window, qtbot):
+    bench = soma_listed(window, qtbot)
     with Heartbeat() as heart:
         with qtbot.waitSignal(window.runner.progress, timeout=30_000):
             qtbot.mouseClick(bench.take_apart_button, LEFT)
@@ -239,11 +245,7 @@ def test_taking_11520_soma_solutions_apart_never_stalls_and_cancel_stops_it(wind
 def test_taking_11520_soma_solutions_apart_to_the_end_never_stalls(window, qtbot):
     """The end of the run too: the window sorts all 11,520 by level (reading each one's
     level took 0.13-0.27 s on the main thread before the solver's thread worked them out)."""
-    bench = window.by_family["polycube"]
-    window.open_library(bench, "soma.pcube")
-    bench.first.setValue(0)
-    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        qtbot.mouseClick(bench.solve_button, LEFT)
+    bench = soma_listed(window, qtbot)
     with Heartbeat() as heart:
         with qtbot.waitSignal(window.runner.finished, timeout=120_000):
             qtbot.mouseClick(bench.take_apart_button, LEFT)

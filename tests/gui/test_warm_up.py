@@ -3,6 +3,7 @@ usable, and a Solve pressed meanwhile runs, its family's kernels compiled first.
 
 from __future__ import annotations
 
+import gc
 import threading
 
 from PySide6.QtCore import QSettings
@@ -65,3 +66,19 @@ def test_solve_runs_while_kernels_compile_and_its_family_compiles_first(qtbot, t
     assert ran == ["antislide", "sliding", "dissection", "exactcover"]
     assert shown == [f"{COLD_PHASE}: {done}/4" for done in range(5)]
     assert not status.compiling.isVisible()
+
+
+def test_what_the_warm_up_leaves_alive_is_set_aside_when_it_ends(qtbot, tmp_path):
+    """Loading the kernels leaves objects that live as long as the app: once the warm-up
+    ends they are left out of collections (`set_aside`), or the first collection of a run
+    walks them all while the window waits (50-115 ms in CI)."""
+    kept: list[list[int]] = []
+    queue = WarmUpQueue([WarmUpStep("sliding", lambda: kept.extend([k] for k in range(50_000)))])
+    before = gc.get_freeze_count()
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings, queue)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: not window.warm_runner.busy and queue.finished, timeout=60_000)
+    qtbot.wait(50)  # the finished signal's slot runs on the main thread
+    assert len(kept) == 50_000
+    assert gc.get_freeze_count() >= before + 50_000
