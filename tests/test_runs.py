@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from slidelab.runs import Found, Progress, RunStopped, drive, relay
+from slidelab.runs import CHUNK_GROWTH, Found, Progress, RunStopped, drive, next_budget, relay
 
 
 @dataclass(frozen=True)
@@ -97,3 +97,21 @@ def test_closing_a_relay_closes_its_solver():
     next(events)
     events.close()
     assert counter.closed_early
+
+
+def test_a_kernel_calls_budget_follows_the_last_calls_pace():
+    assert next_budget(1000, 0.1, 0.05, 16, 1 << 30) == 500
+    assert next_budget(1000, 0.025, 0.05, 16, 1 << 30) == 2000
+
+
+def test_a_kernel_calls_budget_grows_at_most_chunk_growth_times():
+    """A first call that took next to nothing must not make the next a full chunk: a probe
+    given a node budget can only stop between calls."""
+    assert next_budget(1024, 1e-6, 0.05, 64, 1 << 30) == CHUNK_GROWTH * 1024
+    assert next_budget(1024, 1e-6, 0.05, 64, 1 << 30, growth=4) == 4096
+
+
+def test_a_kernel_calls_budget_stays_within_its_bounds_the_upper_one_first():
+    assert next_budget(100, 10.0, 0.05, 64, 1 << 30) == 64
+    assert next_budget(1 << 29, 0.01, 0.05, 64, 1 << 30) == 1 << 30
+    assert next_budget(10, 1.0, 0.05, 16, 5) == 5

@@ -18,7 +18,7 @@ import numpy as np
 from slidelab.antislide import kernels
 from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement, Tables
 from slidelab.errors import SlidelabError
-from slidelab.runs import Found, Progress
+from slidelab.runs import Found, Progress, next_budget
 
 CHUNK_SECONDS = 0.05
 BUFFER = 4096
@@ -334,7 +334,7 @@ class _Run:
         search = kernels.search.python if interpreted else kernels.search
         status = search(self.state, self.geometry, self.goal, self.out, self.budget)
         took = time.perf_counter() - tick
-        self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 24))
+        self.budget = next_budget(self.budget, took, CHUNK_SECONDS, 64, 1 << 24)
         return int(status)
 
     def take_packings(self) -> PackingsFound | None:

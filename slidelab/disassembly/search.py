@@ -45,7 +45,7 @@ from slidelab.disassembly.model import (
 )
 from slidelab.disassembly.movement import build_lines
 from slidelab.errors import SearchLimitError
-from slidelab.runs import Progress, drive
+from slidelab.runs import Progress, drive, next_budget
 
 PROGRESS_SECONDS = 0.05
 KERNEL_SECONDS = 0.02
@@ -224,7 +224,7 @@ def _first_separation(
         elif status == kernels.MANY:
             space = _more_masks(space)
         elif spent > 0:
-            budget = max(1, min(4 * budget, int(budget * KERNEL_SECONDS / spent)))
+            budget = next_budget(budget, spent, KERNEL_SECONDS, 1, 1 << 62, growth=4)
         event = run.progress(int(space.depth[int(space.counts[kernels.HEAD]) - 1]))
         if event is not None:
             yield event

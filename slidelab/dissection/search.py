@@ -26,7 +26,7 @@ from slidelab.dissection.model import MAX_PIECES, Dissection, DissectionError, S
 from slidelab.dissection.motions import WITH_FLIPS
 from slidelab.dissection.shape import Shape
 from slidelab.dissection.shifts import Tables
-from slidelab.runs import Found, Progress, drive
+from slidelab.runs import Found, Progress, drive, next_budget
 
 CHUNK_SECONDS = 0.05
 """How long one kernel call should run before control returns to the driver."""
@@ -269,7 +269,7 @@ class _Run:
             self.kernel_tables, self.tree, self.leaf, self.out, self.mode, self.budget
         )
         took = time.perf_counter() - tick
-        self.budget = int(min(max(self.budget * CHUNK_SECONDS / max(took, 1e-4), 64), 1 << 30))
+        self.budget = next_budget(self.budget, took, CHUNK_SECONDS, 64, 1 << 30)
         return int(status)
 
 

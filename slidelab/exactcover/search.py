@@ -34,7 +34,7 @@ from slidelab.exactcover.state import (
     save_state,
 )
 from slidelab.memory import MemoryBudget
-from slidelab.runs import Found, Progress, drive
+from slidelab.runs import Found, Progress, drive, next_budget
 
 CHUNK_SECONDS = 0.05
 """How long one kernel call should run before control returns to the driver."""
@@ -195,8 +195,9 @@ class _Run:
                 self.listing, self.sol_opts, self.sol_ends, self.limit, self.budget,
             )  # fmt: skip
         took = time.perf_counter() - tick
-        grown = self.budget * CHUNK_SECONDS / max(took, 1e-4)
-        self.budget = int(min(max(grown, 16), 1 << 26, self.max_nodes))
+        self.budget = next_budget(
+            self.budget, took, CHUNK_SECONDS, 16, min(1 << 26, self.max_nodes)
+        )
 
     def take_solutions(self) -> tuple[tuple[int, ...], ...]:
         """The solutions in the buffer, which is then emptied."""
@@ -225,7 +226,7 @@ def _useless_options(matrix: Matrix, started: float) -> Generator[Progress, None
                 matrix.n_primary, first, alive, start, budget,
             )  # fmt: skip
             took = time.perf_counter() - tick
-            budget = int(min(max(budget * CHUNK_SECONDS / max(took, 1e-4), 1), 1 << 24))
+            budget = next_budget(budget, took, CHUNK_SECONDS, 1, 1 << 24)
             changed = changed or removed > 0
             yield Progress(
                 phase="removing useless options",
