@@ -190,3 +190,42 @@ def test_jobs_must_be_positive() -> None:
                 load_shipped("sliding", "knuth-silly.slide", parse_puzzle), MoveStyle.STEP, jobs=0
             )
         )
+
+
+def test_pieces_a_late_thread_never_takes_are_sifted_here() -> None:
+    """Each thread takes the next piece nobody has taken, this one too while the piece due
+    next is not sifted: with other threads that take none, every piece is sifted here, and
+    the results are still those of one thread."""
+    sifted = {True: 0, False: 0}
+    sift = search._Expander._sift
+
+    def counted(self: search._Expander, *args: Any) -> tuple[int, int]:
+        sifted[threading.current_thread() is threading.main_thread()] += 1
+        return sift(self, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search._Expander, "_sift_all", lambda self, space, pieces: None)
+        patch.setattr(search._Expander, "_sift", counted)
+        eight = parse_puzzle(single_blank(3, 3))
+        splits = assert_same_on_threads(eight, MoveStyle.STEP, 3, DEFAULTS)
+    assert splits > 0
+    assert sifted == {True: sifted[True], False: 0}
+    assert sifted[True] >= 2 * splits
+
+
+class SiftingFailed(Exception):
+    """What the sifting of a piece on another thread raises in the next test."""
+
+
+def test_what_sifting_a_piece_elsewhere_raised_stops_the_search_here() -> None:
+    def failing(self: search._Expander, *args: Any) -> tuple[int, int]:
+        if threading.current_thread() is not threading.main_thread():
+            raise SiftingFailed("a piece could not be sifted")
+        return sift(self, *args)
+
+    sift = search._Expander._sift
+    eight = parse_puzzle(single_blank(3, 3))
+    with counting_splits(EVERYWHERE), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search._Expander, "_sift", failing)
+        with pytest.raises(SiftingFailed, match="a piece could not be sifted"):
+            drive(analyze(eight, MoveStyle.STEP, jobs=2))
