@@ -1,5 +1,5 @@
 """`python -m slidelab` runs the `slidelab` command."""
 
-from slidelab.cli import main
+from slidelab.cli import console
 
-raise SystemExit(main())
+console()

@@ -7,9 +7,11 @@ stopped at a limit before it could decide.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from slidelab import __version__, memory, registry
 from slidelab.errors import ParseError, SearchLimitError, SlidelabError
@@ -41,10 +43,27 @@ def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def console() -> NoReturn:
+    """The `slidelab` program: `main`, then exit with its status.
+
+    The modules a command loads live as long as the process, so the garbage collector is off
+    while they load and leaves them out of its later walks (`main(program=True)`; parsing
+    the arguments loads them), and what the process holds at its end is left out of the
+    collection the interpreter makes on its way out (the modules' own clean-up still runs).
+    Measured on three small commands of three families: 12-32 ms of 0.17-0.21 s each
+    (docs/BENCHMARKS.md).
+    """
+    status = main(program=True)
+    gc.freeze()
+    raise SystemExit(status)
+
+
+def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
     """Run the command line; returns the exit status.
 
-    No arguments opens the desktop app; `slidelab FILE` opens FILE in it.
+    No arguments opens the desktop app; `slidelab FILE` opens FILE in it.  `program`: this
+    process is the `slidelab` program (`console`), whose collector is off while the command's
+    modules load.
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     known = registry.subcommands()
@@ -54,8 +73,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from slidelab.gui.app import run_app  # Qt loads only for the desktop app
 
         return run_app(arguments[0] if arguments else None)
-    parser = build_parser(arguments[0] if arguments[0] in known else None)
-    args = parser.parse_args(arguments)
+    if program:
+        gc.disable()
+    try:
+        parser = build_parser(arguments[0] if arguments[0] in known else None)
+        args = parser.parse_args(arguments)
+    finally:
+        if program:
+            gc.freeze()
+            gc.enable()
     if args.command is None:
         parser.print_help()
         return 0

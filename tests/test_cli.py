@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,27 @@ def test_max_memory_bounds_a_command_without_its_own_budget_option(capsys):
     )
     # the next command has the default budget again
     assert cli.main(["antislide", "3", "3", "3"]) == 0
+
+
+def test_the_program_runs_a_command_with_its_modules_set_aside_and_exits_with_its_status(
+    monkeypatch,
+):
+    """`slidelab` (the program, `cli.console`) loads a command's modules with the collector
+    off, then leaves them out of its walks; the command itself runs with the collector on."""
+    during: list[tuple[bool, int]] = []
+
+    def command_run(_args: argparse.Namespace) -> int:
+        during.append((gc.isenabled(), gc.get_freeze_count()))
+        return 3
+
+    monkeypatch.setattr(command, "run", command_run)
+    monkeypatch.setattr(sys, "argv", ["slidelab", "dlx", "-"])
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            cli.console()
+    finally:
+        gc.unfreeze()
+    assert exit_.value.code == 3
+    [(enabled, frozen)] = during
+    assert enabled and frozen > 1000
+    assert gc.isenabled()
