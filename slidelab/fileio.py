@@ -13,7 +13,6 @@ import codecs
 import contextlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from slidelab.errors import ParseError, SlidelabError
@@ -57,6 +56,8 @@ def decode_text(data: bytes, source: str) -> str:
 def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace `path` with `data` in one step: the old file stays intact until the new one is
     complete on disk; a symbolic link is kept and the file it points to replaced."""
+    import tempfile  # here: its modules take 4 ms, and most commands only read files
+
     target = Path(os.path.realpath(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
