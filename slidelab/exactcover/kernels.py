@@ -434,9 +434,7 @@ def search_m(a, randomize, n_items, n_primary, listing, sol_opts, sol_ends, limi
 
 
 @kernel(cache=True, nogil=True)
-def prune(
-    top, ulink, dlink, color, length, llink, rlink, n_primary, first, alive, start, budget
-):  # fmt: skip
+def prune(links, n_primary, first, alive, start, budget):
     """Remove options that cannot be in any solution of an exactly-once problem.
 
     Option k is tried as Algorithm C would choose it at level 0 (cover one of its
@@ -446,6 +444,8 @@ def prune(
     start, start+1, ... (node `first[k]` begins option k) until `budget` have been
     tried; returns (next option, how many were removed).
     """
+    top, ulink, dlink, color = links.top, links.ulink, links.dlink, links.color
+    length, llink, rlink = links.length, links.llink, links.rlink
     removed = 0
     k = start
     while k < first.size and k < start + budget:
@@ -708,16 +708,37 @@ def search_bits(a, randomize, n_primary, listing, sol_opts, sol_ends, limit, bud
     regs[NODES] = nodes
 
 
-@kernel(cache=True, nogil=True)
-def link_nodes(nodes, top, ulink, dlink, length, last, start, stop):
-    """Append `nodes[start:stop]` to the bottom of their items' vertical lists.
+class Options(NamedTuple):
+    """A matrix's options, for `lay_out_options`: option k holds entries starts[k] ..
+    starts[k + 1] - 1, entry e naming item items[e] with colour colours[e] (0: none)."""
 
-    `last[i]` is the bottom node of item i's list so far (i itself while it is empty);
-    the driver closes the circular lists once every node is in (DLINK(last) = the header,
-    ULINK(header) = last).  Appending in a given order makes that order the list's.
-    """
+    starts: np.ndarray
+    items: np.ndarray
+    colours: np.ndarray
+
+
+class Nodes(NamedTuple):
+    """The node arrays of dancing links while `lay_out_options` and `link_nodes` fill them
+    (names as in `LinksArrays`)."""
+
+    top: np.ndarray
+    color: np.ndarray
+    ulink: np.ndarray
+    dlink: np.ndarray
+    length: np.ndarray
+    last: np.ndarray
+    """The bottom node of each item's list so far (the item itself while it is empty); the
+    driver closes the circular lists once every node is in (DLINK(last) = the header,
+    ULINK(header) = last)."""
+
+
+@kernel(cache=True, nogil=True)
+def link_nodes(listed, nodes, start, stop):
+    """Append nodes `listed[start:stop]` to the bottom of their items' vertical lists:
+    appending in a given order makes that order the list's."""
+    top, ulink, dlink, length, last = nodes.top, nodes.ulink, nodes.dlink, nodes.length, nodes.last
     for k in range(start, stop):
-        node = nodes[k]
+        node = listed[k]
         _append(node, top[node], ulink, dlink, length, last)
 
 
@@ -732,12 +753,13 @@ def _append(node, item, ulink, dlink, length, last):
 
 
 @kernel(cache=True, nogil=True)
-def lay_out_options(
-    starts, items, colours, alive, n, top, color, ulink, dlink, length, last, linking, first, stop
-):  # fmt: skip
-    """Put options first..stop-1 into the node arrays: TOP and COLOR of their nodes, and the
-    spacers around them; when `linking`, also append the nodes of the `alive` ones to
-    their items' lists, in input order (as `link_nodes` does)."""
+def lay_out_options(options, alive, n, nodes, linking, first, stop):
+    """Put options first..stop-1 of `n` items into the node arrays: TOP and COLOR of their
+    nodes, and the spacers around them; when `linking`, also append the nodes of the
+    `alive` ones to their items' lists, in input order (as `link_nodes` does)."""
+    starts, items, colours = options.starts, options.items, options.colours
+    top, color, ulink, dlink = nodes.top, nodes.color, nodes.ulink, nodes.dlink
+    length, last = nodes.length, nodes.last
     for k in range(first, stop):
         spacer = n + 1 + k + starts[k]
         after = n + 2 + k + starts[k + 1]

@@ -221,10 +221,7 @@ def _useless_options(matrix: Matrix, started: float) -> Generator[Progress, None
         start = 0
         while start < len(first):
             tick = time.perf_counter()
-            start, removed = kernels.prune(
-                a.top, a.ulink, a.dlink, a.color, a.length, a.llink, a.rlink,
-                matrix.n_primary, first, alive, start, budget,
-            )  # fmt: skip
+            start, removed = kernels.prune(a, matrix.n_primary, first, alive, start, budget)
             took = time.perf_counter() - tick
             budget = next_budget(budget, took, CHUNK_SECONDS, 1, 1 << 24)
             changed = changed or removed > 0

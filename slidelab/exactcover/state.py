@@ -262,13 +262,12 @@ def _links(
     # Options in input order make the item lists in input order too; with a seed, the
     # lists are made afterwards, in the order of a random rank of the listed nodes.
     linking = random_seed is None
+    options = kernels.Options(starts, matrix.option_items, matrix.option_colours)
+    nodes = kernels.Nodes(top, color, ulink, dlink, length, last)
     step = max(LINK_CHUNK * n_options // max(n_entries, 1), 1)
     for first in range(0, n_options, step):
         stop = min(first + step, n_options)
-        kernels.lay_out_options(
-            starts, matrix.option_items, matrix.option_colours, alive, n, top, color, ulink,
-            dlink, length, last, linking, first, stop,
-        )  # fmt: skip
+        kernels.lay_out_options(options, alive, n, nodes, linking, first, stop)
         if event := pacer.due(0, stop / n_options):
             yield event
     rng = _generator(random_seed)
@@ -280,7 +279,7 @@ def _links(
         shuffled[rank] = listed
         for start in range(0, len(shuffled), LINK_CHUNK):
             end = min(start + LINK_CHUNK, len(shuffled))
-            kernels.link_nodes(shuffled, top, ulink, dlink, length, last, start, end)
+            kernels.link_nodes(shuffled, nodes, start, end)
             if event := pacer.due(0, end / len(shuffled)):
                 yield event
     header = np.arange(n + 1, dtype=np.int32)
