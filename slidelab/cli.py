@@ -21,6 +21,8 @@ EXIT_LIMITED = 3
 """A search or its preparation stopped at a limit (memory, states)."""
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE, what a shell reports for a command whose reader closed the pipe."""
+EXIT_STOPPED = 130
+"""128 + SIGINT, what a shell reports for a command stopped with Ctrl-C."""
 
 
 def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
@@ -53,9 +55,18 @@ def console() -> NoReturn:
     Measured on three small commands of three families: 12-32 ms of 0.17-0.21 s each
     (docs/BENCHMARKS.md).
     """
-    status = main(program=True)
+    try:
+        status = main(program=True)
+    except KeyboardInterrupt:  # Ctrl-C while the modules load, before a command runs
+        status = _stopped()
     gc.freeze()
     raise SystemExit(status)
+
+
+def _stopped() -> int:
+    """Say that the user stopped the run (Ctrl-C); returns the exit status for it."""
+    print("slidelab: stopped", file=sys.stderr)
+    return EXIT_STOPPED
 
 
 def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
@@ -99,8 +110,7 @@ def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
         print(f"slidelab: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("slidelab: stopped", file=sys.stderr)
-        return 130
+        return _stopped()
     except BrokenPipeError:  # the reader left (`| head`): stop quietly, as Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the final flush of stdout cannot fail again

@@ -86,3 +86,19 @@ def test_the_program_runs_a_command_with_its_modules_set_aside_and_exits_with_it
     [(enabled, frozen)] = during
     assert enabled and frozen > 1000
     assert gc.isenabled()
+
+
+def test_ctrl_c_while_the_program_loads_a_command_says_the_run_stopped(monkeypatch, capsys):
+    def interrupted(_command: str | None) -> argparse.ArgumentParser:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    monkeypatch.setattr(sys, "argv", ["slidelab", "dlx", "-"])
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            cli.console()
+    finally:
+        gc.unfreeze()
+    assert exit_.value.code == 130
+    assert capsys.readouterr().err == "slidelab: stopped\n"
+    assert gc.isenabled()
