@@ -64,6 +64,18 @@ def test_max_memory_bounds_a_command_without_its_own_budget_option(capsys):
     assert cli.main(["antislide", "3", "3", "3"]) == 0
 
 
+def program_status(monkeypatch: pytest.MonkeyPatch, arguments: list[str]) -> object:
+    """The exit status of the `slidelab` program (`cli.console`) run here on `arguments`; what
+    it froze is put back under collection (this process goes on)."""
+    monkeypatch.setattr(sys, "argv", ["slidelab", *arguments])
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            cli.console()
+    finally:
+        gc.unfreeze()
+    return exit_.value.code
+
+
 def test_the_program_runs_a_command_with_its_modules_set_aside_and_exits_with_its_status(
     monkeypatch,
 ):
@@ -76,13 +88,7 @@ def test_the_program_runs_a_command_with_its_modules_set_aside_and_exits_with_it
         return 3
 
     monkeypatch.setattr(command, "run", command_run)
-    monkeypatch.setattr(sys, "argv", ["slidelab", "dlx", "-"])
-    try:
-        with pytest.raises(SystemExit) as exit_:
-            cli.console()
-    finally:
-        gc.unfreeze()
-    assert exit_.value.code == 3
+    assert program_status(monkeypatch, ["dlx", "-"]) == 3
     [(enabled, frozen)] = during
     assert enabled and frozen > 1000
     assert gc.isenabled()
@@ -93,12 +99,6 @@ def test_ctrl_c_while_the_program_loads_a_command_says_the_run_stopped(monkeypat
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "build_parser", interrupted)
-    monkeypatch.setattr(sys, "argv", ["slidelab", "dlx", "-"])
-    try:
-        with pytest.raises(SystemExit) as exit_:
-            cli.console()
-    finally:
-        gc.unfreeze()
-    assert exit_.value.code == 130
+    assert program_status(monkeypatch, ["dlx", "-"]) == 130
     assert capsys.readouterr().err == "slidelab: stopped\n"
     assert gc.isenabled()

@@ -19,12 +19,15 @@ import tracemalloc
 from collections.abc import Generator
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QPoint, Qt
 
 import slidelab.gui.antislide.workbench as antislide_workbench
 from slidelab.antislide.model import Box, Tables
 from slidelab.antislide.search import BUFFER, AntislideResult, PackingsFound
+from slidelab.parallel.options import default_jobs
 from slidelab.runs import Progress
+from slidelab.sliding import search
 from tests.antislide.figures import CLASSES_4x4x5
 from tests.gui.heartbeat import Heartbeat
 from tests.gui.mouse import LEFT
@@ -253,3 +256,30 @@ def test_taking_11520_soma_solutions_apart_to_the_end_never_stalls(window, qtbot
     print(f"soma taken apart to the end: {heart.summary()}")
     assert bench.result_text.text() == "11,520 of 11,520 come apart; highest level 1.1.1.1.1.1."
     assert_responsive(heart)
+
+
+def test_analysing_the_fifteen_puzzle_on_all_threads_never_stalls_and_cancel_stops_it(
+    window, qtbot
+):
+    """The biggest sliding run a user can start: the fifteen puzzle's space (10^13
+    configurations) explored until stopped, its big layers split between every core."""
+    bench = window.by_family["sliding"]
+    window.open_library(bench, "fifteen-puzzle.slide")
+    split = search._Expander._split
+    splits = [0]
+
+    def counted(self: search._Expander, *args: object) -> tuple[int, int]:
+        splits[0] += 1
+        return split(self, *args)
+
+    with pytest.MonkeyPatch.context() as patch, Heartbeat() as heart:
+        patch.setattr(search._Expander, "_split", counted)
+        with qtbot.waitSignal(window.runner.progress, timeout=30_000):
+            qtbot.mouseClick(bench.analyze_button, LEFT)
+        took = cancel_after_a_second(qtbot, window, window.status_panel.cancel_button)
+    print(f"fifteen puzzle analysis: {heart.summary()}; {splits[0]} chunks split; cancel "
+          f"{took * 1000:.0f} ms")  # fmt: skip
+    assert splits[0] > 0 or default_jobs() == 1
+    assert took < CANCEL
+    assert_responsive(heart)
+    assert bench.analyze_button.isEnabled()
