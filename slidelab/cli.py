@@ -27,7 +27,8 @@ EXIT_STOPPED = 130
 
 def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
     """The `slidelab` parser with every family's subcommand, or with only `subcommand`'s
-    families registered: a run of one subcommand loads no other family's modules."""
+    families registered (none for a name no family has): a run of one subcommand loads no
+    other family's modules."""
     parser = argparse.ArgumentParser(prog="slidelab", description=registry.DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"slidelab {__version__}")
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -43,6 +44,15 @@ def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
             f"{share} of the available memory)",
         )
     return parser
+
+
+def _families_needed(first: str, known: list[str]) -> str | None:
+    """The `subcommand` whose families `build_parser` must register for arguments that begin
+    with `first`: the one named, none for --version ('': it prints and exits at once, as
+    soon as Python and slidelab have loaded), or every one (None: the help lists them)."""
+    if first in known:
+        return first
+    return "" if first == "--version" else None
 
 
 def console() -> NoReturn:
@@ -87,7 +97,7 @@ def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
     if program:
         gc.disable()
     try:
-        parser = build_parser(arguments[0] if arguments[0] in known else None)
+        parser = build_parser(_families_needed(arguments[0], known))
         args = parser.parse_args(arguments)
     finally:
         if program:

@@ -32,6 +32,17 @@ def test_version_prints_the_version_and_exits(capsys):
     assert capsys.readouterr().out == f"slidelab {__version__}\n"
 
 
+def test_version_loads_no_family_command():
+    """`slidelab --version` answers without loading the commands, their solvers or numpy."""
+    code = (
+        "import sys\nfrom slidelab import cli\n"
+        "try:\n    cli.main(['--version'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.endswith('.command') or m == 'numpy'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
 SOMA = Path(__file__).parents[1] / "resources" / "puzzles" / "polycube" / "soma.pcube"
 
 
