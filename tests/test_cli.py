@@ -12,6 +12,7 @@ import pytest
 
 from slidelab import cli, registry
 from slidelab.exactcover import command
+from tests.fresh import printed_by
 
 
 def test_ctrl_c_says_the_run_stopped_and_exits_with_130(monkeypatch, capsys):
@@ -39,8 +40,7 @@ def test_version_loads_no_family_command():
         "try:\n    cli.main(['--version'])\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.endswith('.command') or m == 'numpy'))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines()[-1] == "[]"
+    assert printed_by(code)[-1] == "[]"
 
 
 SOMA = Path(__file__).parents[1] / "resources" / "puzzles" / "polycube" / "soma.pcube"

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+from tests.fresh import printed_by
+
 MODULE = """
 from slidelab.kernels import kernel, trailing_zeros
 
@@ -60,7 +62,6 @@ def test_a_small_antislide_command_loads_no_numba():
         "main(['antislide', '3', '3', '3', '--json'])\n"
         "print('numba' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    counts, loaded = done.stdout.strip().splitlines()
+    counts, loaded = printed_by(code)
     assert '"solutions": 2' in counts
     assert loaded == "False"

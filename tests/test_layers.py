@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from slidelab import registry
+from tests.fresh import printed_by
 
 PACKAGE = Path(__file__).parents[1] / "slidelab"
 
@@ -156,8 +155,7 @@ def test_non_gui_modules_load_no_qt():
         + "bad = [m for m in sys.modules if m.split('.')[0] in "
         "('PySide6', 'pyqtgraph', 'OpenGL')]\nprint(bad)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+    assert printed_by(code) == ["[]"]
 
 
 def test_only_kernel_modules_import_numba():
