@@ -24,12 +24,15 @@ is either recorded whole or split.  With a journal, every finished
 subproblem is recorded; a rerun skips recorded branches, and splits a branch at
 once when some of its descendants are recorded.  The driver is a solver: it yields
 `Progress` about every 50 ms, and closing it stops the run (worker processes
-are terminated, Dask tasks cancelled).  Tasks a Dask cluster loses (its workers
-restarted or killed) are submitted again.  Results come back sorted by key.
+are killed, Dask tasks cancelled).  Local runs search here too, beside forked copies of
+this process (`slidelab.parallel.forks`), or, beside other threads, on a pool of spawned
+processes.  Tasks a Dask cluster loses (its workers restarted or killed) are submitted
+again.  Results come back sorted by key.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -322,11 +325,7 @@ def _start_method() -> str:
     they begin with the kernels this process has loaded (a spawned worker spends about half a
     second importing numba and loading them); spawned beside threads (a GUI's, Qt's), where
     forking is unsafe."""
-    import multiprocessing  # here: most runs start no process, and it costs 6-10 ms to import
-
-    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
-        return "fork"
-    return "spawn"
+    return "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
 
 
 def _on_processes(
@@ -334,13 +333,18 @@ def _on_processes(
     job: SplitJob,
     tasks: list[_Task],
     outcome: Outcome,
-    progress: Callable[[], Progress],
+    progress: Callable[..., Progress],
 ) -> Generator[Progress, None, None]:
-    """Explore tasks on `jobs` fresh processes."""
-    import multiprocessing
+    """Explore tasks on `jobs` processes: this one and forked copies of it, or a pool of
+    spawned ones."""
+    if _start_method() == "fork":
+        from slidelab.parallel.forks import on_forks  # here: most runs start no process
 
-    context = multiprocessing.get_context(_start_method())
-    pool = context.Pool(jobs, initializer=_install, initargs=(job,))
+        yield from on_forks(jobs, job, tasks, outcome, progress)
+        return
+    import multiprocessing  # here too: it costs 6-10 ms to import
+
+    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_install, initargs=(job,))
     finished = threading.Event()
 
     def submit(task: _Task) -> Any:

@@ -69,8 +69,10 @@ def test_without_a_limit_every_task_is_handed_out_at_once(monkeypatch):
     assert started == [(0,), (1,), (2,)]
 
 
-def test_local_processes_hand_out_work_when_a_worker_finishes_not_on_a_clock(monkeypatch, tmp_path):
-    """The driver of local processes waits on the workers' event, never sleeps a poll."""
+def test_a_pool_hands_out_work_when_a_worker_finishes_not_on_a_clock(monkeypatch, tmp_path):
+    """The driver of a pool of spawned processes (beside other threads) waits on the
+    workers' event, never sleeps a poll."""
+    monkeypatch.setattr(run.threading, "active_count", lambda: 2)
 
     def no_sleep(seconds: float) -> None:
         raise AssertionError(f"slept {seconds} s between polls")
