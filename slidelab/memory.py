@@ -66,6 +66,12 @@ def choose_limit(max_memory: int | None) -> None:
     _chosen_limit = max_memory
 
 
+def chosen_limit() -> int | None:
+    """The budget `choose_limit` set (None: the default share), for a spawned worker to set
+    in its turn."""
+    return _chosen_limit
+
+
 def mebibytes(size: int) -> str:
     """`size` bytes, said in MiB."""
     return f"{size / 2**20:,.1f} MiB"

@@ -24,10 +24,10 @@ is either recorded whole or split.  With a journal, every finished
 subproblem is recorded; a rerun skips recorded branches, and splits a branch at
 once when some of its descendants are recorded.  The driver is a solver: it yields
 `Progress` about every 50 ms, and closing it stops the run (worker processes
-are killed, Dask tasks cancelled).  Local runs search here too, beside forked copies of
-this process (`slidelab.parallel.forks`), or, beside other threads, on a pool of spawned
-processes.  Tasks a Dask cluster loses (its workers restarted or killed) are submitted
-again.  Results come back sorted by key.
+are killed, Dask tasks cancelled).  Local runs search here too, beside worker processes
+forked from this one, or spawned when other threads run here (`slidelab.parallel.local`).
+Tasks a Dask cluster loses (its workers restarted or killed) are submitted again.  Results
+come back sorted by key.
 """
 
 from __future__ import annotations
@@ -271,60 +271,28 @@ def _drain(
     tasks: list[_Task],
     outcome: Outcome,
     progress: Callable[[], Progress],
-    in_flight: int | None = None,
-    finished: threading.Event | None = None,
 ) -> Generator[Progress, None, None]:
-    """Submit `tasks` (at most `in_flight` at a time, if given), then poll the handles
-    `submit` returns until every task has an outcome, every `POLL_SECONDS` or as soon as
-    `finished` is set (by the workers, when a task ends; a pool calls back just before its
-    handle turns ready, so now and then the next poll finds it).  Follow-up tasks (the children of
-    a branch found big) and lost tasks go before the tasks not yet submitted: they are the
-    biggest work known, and left last they would keep one worker busy while others idle."""
-    pending = deque(tasks)
-    waiting: dict[Any, _Task] = {}
-
-    def top_up() -> None:
-        while pending and (in_flight is None or len(waiting) < in_flight):
-            task = pending.popleft()
-            waiting[submit(task)] = task
-
-    top_up()
+    """Submit `tasks`, then poll the handles `submit` returns every `POLL_SECONDS` until
+    every task has an outcome, submitting follow-up tasks (the children of a branch found
+    big) and lost tasks as they come."""
+    waiting = {submit(task): task for task in tasks}
     while waiting:
-        if finished is None:
-            time.sleep(POLL_SECONDS)
-        else:
-            finished.wait(POLL_SECONDS)
-            finished.clear()
+        time.sleep(POLL_SECONDS)
         for handle in [h for h in waiting if ready(h)]:
             task = waiting.pop(handle)
             result = value(handle)
-            follows = [task] if isinstance(result, _Lost) else outcome(task, result)
-            pending.extendleft(reversed(follows))
-        top_up()
+            for follow in [task] if isinstance(result, _Lost) else outcome(task, result):
+                waiting[submit(follow)] = follow
         yield progress()
 
 
 # Local processes ----------------------------------------------------------------------------
 
-_job: SplitJob | None = None
-
-
-def _install(job: SplitJob) -> None:
-    """Runs once in each worker process: keep the job every task of the run shares."""
-    global _job
-    _job = job
-
-
-def _explore_installed(task: _Task) -> TaskResult | None:
-    assert _job is not None
-    return drive(_job.explore(task.branch, task.budget))
-
 
 def _start_method() -> str:
     """How worker processes start: forked when this process runs no other thread, so that
     they begin with the kernels this process has loaded (a spawned worker spends about half a
-    second importing numba and loading them); spawned beside threads (a GUI's, Qt's), where
-    forking is unsafe."""
+    second loading them); spawned beside threads (a GUI's, Qt's), where forking is unsafe."""
     return "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
 
 
@@ -335,33 +303,11 @@ def _on_processes(
     outcome: Outcome,
     progress: Callable[..., Progress],
 ) -> Generator[Progress, None, None]:
-    """Explore tasks on `jobs` processes: this one and forked copies of it, or a pool of
-    spawned ones."""
-    if _start_method() == "fork":
-        from slidelab.parallel.forks import on_forks  # here: most runs start no process
+    """Explore tasks on this process and `jobs - 1` others."""
+    from slidelab.parallel.local import run_local  # here: most runs start no process
 
-        yield from on_forks(jobs, job, tasks, outcome, progress)
-        return
-    import multiprocessing  # here too: it costs 6-10 ms to import
-
-    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_install, initargs=(job,))
-    finished = threading.Event()
-
-    def submit(task: _Task) -> Any:
-        return pool.apply_async(
-            _explore_installed, (task,),
-            callback=lambda _: finished.set(), error_callback=lambda _: finished.set(),
-        )  # fmt: skip
-
-    try:
-        yield from _drain(
-            submit, lambda handle: handle.ready(), lambda handle: handle.get(),
-            tasks, outcome, progress, in_flight=2 * jobs, finished=finished,
-        )  # fmt: skip
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    spawn = _start_method() == "spawn"
+    yield from run_local(jobs, job, tasks, outcome, progress, spawn=spawn)
 
 
 # Dask ---------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The order in which a split run hands subproblems to its workers (`run._drain`)."""
+"""How a split run hands subproblems to a Dask cluster (`run._drain`), and how local workers
+are waited on."""
 
 from __future__ import annotations
 
@@ -22,8 +23,7 @@ def task(*key: int) -> run._Task:
     return run._Task(Key(key), None)
 
 
-def test_the_children_of_a_big_branch_run_before_branches_not_yet_handed_out(monkeypatch):
-    """Workers that take one task at a time: (0,) is found big, its children come next."""
+def test_every_task_is_handed_out_at_once_and_follow_ups_as_they_come(monkeypatch):
     monkeypatch.setattr(run, "POLL_SECONDS", 0)
     started: list[tuple[int, ...]] = []
 
@@ -32,51 +32,28 @@ def test_the_children_of_a_big_branch_run_before_branches_not_yet_handed_out(mon
         return job
 
     def outcome(job: run._Task, result: TaskResult | None) -> list[run._Task]:
-        if job.branch.key == (0,):
-            return [task(0, 0), task(0, 1)]
-        return []
+        return [task(0, 0), task(0, 1)] if job.branch.key == (0,) else []
 
     drain = run._drain(
         submit,
-        lambda handle: True,
+        lambda handle: len(started) >= 3,
         lambda handle: None,
         [task(0), task(1), task(2)],
         outcome,
         lambda: Progress(phase="test", explored=0, elapsed=0.0),
-        in_flight=1,
     )
     drive(drain)
-    assert started == [(0,), (0, 0), (0, 1), (1,), (2,)]
+    assert started == [(0,), (1,), (2,), (0, 0), (0, 1)]
 
 
-def test_without_a_limit_every_task_is_handed_out_at_once(monkeypatch):
-    monkeypatch.setattr(run, "POLL_SECONDS", 0)
-    started: list[tuple[int, ...]] = []
-
-    def submit(job: run._Task) -> run._Task:
-        started.append(job.branch.key)
-        return job
-
-    drain = run._drain(
-        submit,
-        lambda handle: len(started) == 3,
-        lambda handle: None,
-        [task(0), task(1), task(2)],
-        lambda job, result: [],
-        lambda: Progress(phase="test", explored=0, elapsed=0.0),
-    )
-    drive(drain)
-    assert started == [(0,), (1,), (2,)]
-
-
-def test_a_pool_hands_out_work_when_a_worker_finishes_not_on_a_clock(monkeypatch, tmp_path):
-    """The driver of a pool of spawned processes (beside other threads) waits on the
-    workers' event, never sleeps a poll."""
-    monkeypatch.setattr(run.threading, "active_count", lambda: 2)
+def test_spawned_workers_are_waited_on_not_polled_on_a_clock(monkeypatch, tmp_path):
+    """Beside other threads the workers are spawned; the first process waits for their
+    results with `select`, and never sleeps a poll."""
 
     def no_sleep(seconds: float) -> None:
         raise AssertionError(f"slept {seconds} s between polls")
 
+    monkeypatch.setattr(run.threading, "active_count", lambda: 2)
     monkeypatch.setattr(run, "time", SimpleNamespace(sleep=no_sleep, perf_counter=perf_counter))
     monkeypatch.setattr(run, "ROOT_NODES", 20)
     monkeypatch.setattr(run, "PROBE_NODES", 10)

@@ -1,4 +1,4 @@
-"""Split runs on this process and forked copies of it (`slidelab.parallel.forks`)."""
+"""Split runs on this process and forked or spawned workers (`slidelab.parallel.local`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from slidelab import memory
 from slidelab.errors import SlidelabError
-from slidelab.parallel import forks, run
+from slidelab.parallel import local, run
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, drive
 
@@ -38,7 +39,8 @@ class Tree:
     key's sum; every branch is searched in `pause` seconds, in the process named by its pid,
     and what each process searched is written to a file of `log` when one is given.  Branches
     shorter than `big` levels are big when searched with a budget (the root, by default), and
-    every search in a worker fails when `failing`."""
+    every search in a worker fails when `failing`.  Each line of the log names the branch and
+    the memory budget `--max-memory` set in the process."""
 
     width: int = 4
     depth: int = 3
@@ -63,7 +65,7 @@ class Tree:
         time.sleep(self.pause)
         if self.log is not None:
             with open(Path(self.log) / str(os.getpid()), "a") as log:
-                log.write(f"{branch.key}\n")
+                log.write(f"{branch.key} {memory.chosen_limit()}\n")
         if self.failing and os.getpid() != self.home:
             if self.failing == "unpicklable":
                 raise Unpicklable(f"branch {branch.key}", "cannot be searched")
@@ -94,6 +96,15 @@ def small_runs(monkeypatch):
     monkeypatch.setattr(run.threading, "active_count", lambda: 1)  # fork, whatever else runs
 
 
+@pytest.fixture(params=["fork", "spawn"])
+def start(request, monkeypatch) -> str:
+    """Workers forked, or spawned as beside other threads."""
+    threads = 1 if request.param == "fork" else 2
+    monkeypatch.setattr(run.threading, "active_count", lambda: threads)
+    assert run._start_method() == request.param
+    return str(request.param)
+
+
 def progress(running: int = 0) -> Progress:
     return Progress(phase="test", explored=running, elapsed=0.0)
 
@@ -103,13 +114,23 @@ def searched(log: Path) -> dict[int, list[str]]:
 
 
 @pytest.mark.parametrize("jobs", [2, 3])
-def test_every_process_searches_and_the_results_are_the_whole_searchs(tmp_path, jobs):
-    tree = Tree(pause=0.02, log=str(tmp_path))
+def test_every_process_searches_and_the_results_are_the_whole_searchs(tmp_path, jobs, start):
+    tree = Tree(width=40, depth=2, pause=0.02, log=str(tmp_path))
     results = drive(run.run_split(tree, jobs=jobs))
     assert sum(r.count for r in results) == whole_count(tree)
     assert [r.key for r in results] == sorted(r.key for r in results)
     by_process = searched(tmp_path)
     assert os.getpid() in by_process and len(by_process) == jobs
+
+
+def test_workers_keep_the_memory_budget_of_the_command(tmp_path, start):
+    memory.choose_limit(123_456_789)
+    try:
+        drive(run.run_split(Tree(width=40, depth=2, pause=0.02, log=str(tmp_path)), jobs=2))
+    finally:
+        memory.choose_limit(None)
+    lines = [line for searches in searched(tmp_path).values() for line in searches]
+    assert len(searched(tmp_path)) == 2 and all(line.endswith(" 123456789") for line in lines)
 
 
 def test_the_children_of_a_big_branch_are_searched_before_branches_not_yet_taken():
@@ -125,7 +146,7 @@ def test_the_children_of_a_big_branch_are_searched_before_branches_not_yet_taken
         return [run._Task(kid, None) for kid in tree.children(task.branch)]
 
     tasks = [run._Task(kid, 1) for kid in tree.children(tree.root())]
-    drive(forks.on_forks(1, tree, tasks, outcome, progress))
+    drive(local.run_local(1, tree, tasks, outcome, progress))
     assert order == [
         (0,),
         (0, 0),
@@ -142,21 +163,21 @@ def test_the_children_of_a_big_branch_are_searched_before_branches_not_yet_taken
     ]
 
 
-def test_a_failure_in_a_worker_is_raised_here():
-    tree = Tree(pause=0.01, failing=True)
+def test_a_failure_in_a_worker_is_raised_here(start):
+    tree = Tree(width=40, depth=2, pause=0.02, failing=True)
     with pytest.raises(SlidelabError, match=r"^branch \([0-9, ]+\) cannot be searched$"):
         drive(run.run_split(tree, jobs=2))
 
 
-def test_a_failure_that_does_not_pickle_comes_back_as_its_text():
-    tree = Tree(pause=0.01, failing="unpicklable")
+def test_a_failure_that_does_not_pickle_comes_back_as_its_text(start):
+    tree = Tree(width=40, depth=2, pause=0.02, failing="unpicklable")
     with pytest.raises(
         RuntimeError, match=r"^Unpicklable: branch \([0-9, ]+\) cannot be searched$"
     ):
         drive(run.run_split(tree, jobs=2))
 
 
-def test_a_worker_killed_half_way_is_reported_and_the_others_are_stopped(tmp_path):
+def test_a_worker_killed_half_way_is_reported_and_the_others_are_stopped(tmp_path, start):
     tree = Tree(width=30, depth=2, pause=0.05, log=str(tmp_path))
     search = run.run_split(tree, jobs=3)
     while len(searched(tmp_path)) < 3:
@@ -164,7 +185,7 @@ def test_a_worker_killed_half_way_is_reported_and_the_others_are_stopped(tmp_pat
     workers = [pid for pid in searched(tmp_path) if pid != os.getpid()]
     os.kill(workers[0], signal.SIGKILL)
     with pytest.raises(
-        forks.WorkerLost,
+        local.WorkerLost,
         match=r"^a worker process ended before its subproblem did \(killed by signal 9\)$",
     ):
         drive(search)
@@ -172,7 +193,7 @@ def test_a_worker_killed_half_way_is_reported_and_the_others_are_stopped(tmp_pat
         os.waitpid(workers[1], os.WNOHANG)  # stopped and reaped
 
 
-def test_closing_a_run_stops_its_workers(tmp_path):
+def test_closing_a_run_stops_its_workers(tmp_path, start):
     tree = Tree(width=30, depth=2, pause=0.05, log=str(tmp_path))
     search = run.run_split(tree, jobs=2)
     while len(searched(tmp_path)) < 2:
@@ -189,7 +210,7 @@ def test_workers_end_when_the_first_process_dies(tmp_path):
     subproblem and takes no other, since the stop pipe has closed."""
     program = (
         "from slidelab.runs import drive; from slidelab.parallel import run; "
-        "from tests.parallel.test_forks import Tree; run.ROOT_NODES = 1; run.TARGET_BRANCHES = 4; "
+        "from tests.parallel.test_local import Tree; run.ROOT_NODES = 1; run.TARGET_BRANCHES = 4; "
         f"drive(run.run_split(Tree(width=50, depth=2, pause=0.05, log={str(tmp_path)!r}), jobs=3))"
     )
     first = subprocess.Popen([sys.executable, "-c", program])

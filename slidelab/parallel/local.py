@@ -1,8 +1,10 @@
-"""A split run's subproblems searched here and on forked copies of this process.
+"""A split run's subproblems searched here and on `jobs - 1` worker processes.
 
-This process searches subproblems too, beside `jobs - 1` forked workers, instead of
-watching a pool of `jobs`: on two cores a pool's threads, its polling and a second fork
-cost a toy d = 5 dissection of 0.8 s about 40 ms (docs/BENCHMARKS.md, round ten).
+This process searches subproblems too, instead of watching a pool of `jobs`: on two cores
+a pool's threads, its polling and a second fork cost a toy d = 5 dissection of 0.8 s
+about 40-60 ms (docs/BENCHMARKS.md, round ten).  Workers are forked copies of this process
+when it runs no other thread (they start with its kernels loaded), and otherwise fresh
+interpreters, which read the job and their pipes from a file handed to them.
 
 Every process takes its next subproblem from two pipes of fixed-size records, the
 children of branches found big first, then the subproblems of the first split.  One
@@ -20,13 +22,18 @@ import pickle
 import select
 import signal
 import struct
+import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from slidelab import memory
 from slidelab.errors import SlidelabError
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, drive, relay
+
+if TYPE_CHECKING:
+    import subprocess
 
 RECORD = struct.Struct("<ii")
 """A subproblem: the number of a task of the first split, and -1 for that task, or the
@@ -46,23 +53,26 @@ class WorkerLost(SlidelabError):
     """A worker process ended before it finished its subproblem."""
 
 
-def on_forks(
+def run_local(
     jobs: int,
     job: Any,
     tasks: list[Any],
     outcome: Outcome,
     progress: Callable[..., Progress],
+    *,
+    spawn: bool = False,
 ) -> Generator[Progress, None, None]:
-    """Search `tasks` (each with `branch` and `budget`) here and on `jobs - 1` forked
-    workers, handing each one's result to `outcome`, which returns the follow-up tasks of a
-    branch found big (its children, with no budget)."""
+    """Search `tasks` (each with `branch` and `budget`) here and on `jobs - 1` workers,
+    forked, or spawned if `spawn`, handing each one's result to `outcome`, which returns the
+    follow-up tasks of a branch found big (its children, with no budget)."""
     queue = _Queue()
     workers: list[_Worker] = []
     try:
         held: dict[Record, Any] = {(n, -1): task for n, task in enumerate(tasks)}
         queue.put(list(held), first=False)
+        start = _Worker.spawn if spawn else _Worker.fork
         for _ in range(jobs - 1):
-            workers.append(_Worker.fork(job, tasks, queue, workers))
+            workers.append(start(job, tasks, queue, workers))
         queue.close(queue.stop_read)  # the workers hold it; this process never reads it
 
         def settle(record: Record, result: TaskResult | None) -> None:
@@ -112,15 +122,27 @@ def _kids(job: Any, branch: Any) -> list[Any]:
 class _Queue:
     """The pipes the processes take records from, and the stop pipe."""
 
-    def __init__(self) -> None:
-        self.first_read, self.first_write = os.pipe()
-        self.later_read, self.later_write = os.pipe()
-        self.stop_read, self.stop_write = os.pipe()
+    def __init__(self, reading: tuple[int, int, int] | None = None) -> None:
+        """New pipes, or in a spawned worker the `reading` ends it was handed."""
+        if reading is None:
+            self.first_read, self.first_write = os.pipe()
+            self.later_read, self.later_write = os.pipe()
+            self.stop_read, self.stop_write = os.pipe()
+        else:
+            self.first_read, self.later_read, self.stop_read = reading
+            self.first_write = self.later_write = self.stop_write = -1
         self.open = {self.first_read, self.first_write, self.later_read, self.later_write}
         self.open |= {self.stop_read, self.stop_write}
+        self.open.discard(-1)
         for fd in (self.first_read, self.later_read, self.first_write, self.later_write):
-            os.set_blocking(fd, False)
+            if fd >= 0:
+                os.set_blocking(fd, False)
         self.backlog = {self.first_write: deque[Record](), self.later_write: deque[Record]()}
+
+    @property
+    def reading(self) -> tuple[int, int, int]:
+        """The ends a worker reads."""
+        return self.first_read, self.later_read, self.stop_read
 
     def put(self, records: Iterable[Record], *, first: bool) -> None:
         """Queue records, in order: children of big branches go `first`."""
@@ -175,11 +197,13 @@ class _Queue:
 
 
 class _Worker:
-    """A forked worker, as its first process sees it: its pid and the pipe of its results."""
+    """A worker, as the first process sees it: its pid and the pipe of its results."""
 
-    def __init__(self, pid: int, results: int) -> None:
+    def __init__(self, pid: int, results: int, process: subprocess.Popen[bytes] | None = None):
         self.pid = pid
         self.results = results
+        self.process = process
+        """The spawned worker (None for a forked one)."""
         self.buffer = bytearray()
         self.ended = False
 
@@ -188,19 +212,38 @@ class _Worker:
         results_read, results_write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the worker: it never returns
-            status = 1
-            try:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the first process
-                os.close(results_read)
-                for other in others:
-                    os.close(other.results)
-                queue.keep_reading_only()
-                _serve(job, tasks, queue, results_write)
-                status = 0
-            finally:
-                os._exit(status)
+            os.close(results_read)
+            for other in others:
+                os.close(other.results)
+            queue.keep_reading_only()
+            _live(job, tasks, queue, results_write)
         os.close(results_write)
         return cls(pid, results_read)
+
+    @classmethod
+    def spawn(cls, job: Any, tasks: list[Any], queue: _Queue, others: list[_Worker]) -> _Worker:
+        """A fresh interpreter, handed its job in a file (so that nothing here waits for it
+        to start) and only the pipe ends it reads and writes (`others` are not its own)."""
+        import subprocess
+        import tempfile
+
+        results_read, results_write = os.pipe()
+        try:
+            with tempfile.TemporaryFile() as setup:
+                handed = (job, tasks, queue.reading, results_write, memory.chosen_limit())
+                pickle.dump(handed, setup)
+                setup.flush()
+                setup.seek(0)
+                process = subprocess.Popen(
+                    [sys.executable, "-c", SPAWNED, str(setup.fileno())],
+                    pass_fds=(setup.fileno(), results_write, *queue.reading),
+                )
+        except BaseException:
+            os.close(results_read)
+            raise
+        finally:
+            os.close(results_write)
+        return cls(process.pid, results_read, process)
 
     def fileno(self) -> int:
         return self.results
@@ -230,21 +273,27 @@ class _Worker:
             self.buffer += data
 
     def join(self) -> None:
-        os.waitpid(self.pid, 0)
-        self.ended = True
+        self._wait()
 
     def kill(self) -> None:
         os.close(self.results)
         if not self.ended:
             os.kill(self.pid, signal.SIGKILL)
-            self.join()
+            self._wait()
 
     def _status(self) -> str:
-        _, status = os.waitpid(self.pid, 0)
+        status = self._wait()
+        if status < 0:
+            return f"killed by signal {-status}"
+        return f"exit status {status}"
+
+    def _wait(self) -> int:
+        """Wait for the worker to end; its exit code, or minus the signal that killed it."""
         self.ended = True
-        if os.WIFSIGNALED(status):
-            return f"killed by signal {os.WTERMSIG(status)}"
-        return f"exit status {os.waitstatus_to_exitcode(status)}"
+        if self.process is not None:
+            return self.process.wait()
+        _, status = os.waitpid(self.pid, 0)
+        return os.waitstatus_to_exitcode(status)
 
 
 def _ready(workers: list[_Worker], wait: float) -> list[_Worker]:
@@ -258,6 +307,31 @@ def _ready(workers: list[_Worker], wait: float) -> list[_Worker]:
 def _readable(fd: int) -> bool:
     readable, _, _ = select.select([fd], [], [], 0)
     return bool(readable)
+
+
+SPAWNED = "from slidelab.parallel.local import serve_spawned; serve_spawned()"
+"""A spawned worker's program; its argument is the file descriptor of its set-up file."""
+
+
+def serve_spawned() -> None:
+    """A spawned worker's life: read the job, tasks, pipe ends and memory budget from the
+    set-up file, then serve as a forked worker does."""
+    with os.fdopen(int(sys.argv[1]), "rb") as setup:
+        job, tasks, reading, results, limit = pickle.load(setup)
+    memory.choose_limit(limit)
+    _live(job, tasks, _Queue(reading), results)
+
+
+def _live(job: Any, tasks: list[Any], queue: _Queue, results: int) -> NoReturn:
+    """A worker's life, ended at once however `_serve` ends: a forked worker must run none of
+    its first process's clean-up, and an orphan has nobody to tell of a broken pipe."""
+    status = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the first process
+        _serve(job, tasks, queue, results)
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def _serve(job: Any, tasks: list[Any], queue: _Queue, results: int) -> None:
