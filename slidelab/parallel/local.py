@@ -137,7 +137,10 @@ class _Queue:
         for fd in (self.first_read, self.later_read, self.first_write, self.later_write):
             if fd >= 0:
                 os.set_blocking(fd, False)
-        self.backlog = {self.first_write: deque[Record](), self.later_write: deque[Record]()}
+        self.backlog = {
+            fd: deque[Record]() for fd in (self.first_write, self.later_write) if fd >= 0
+        }
+        """Records not written yet, by pipe (none in a spawned worker: it only reads)."""
 
     @property
     def reading(self) -> tuple[int, int, int]:

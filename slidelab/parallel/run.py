@@ -226,14 +226,8 @@ def run_split(
 
     if scheduler is not None:
         yield from _on_dask(scheduler, job, tasks, outcome, progress)
-    elif jobs > 1:
-        yield from _on_processes(jobs, job, tasks, outcome, progress)
     else:
-        waiting = deque(tasks)
-        while waiting:
-            task = waiting.popleft()
-            result = yield from relay(job.explore(task.branch, task.budget), report=during)
-            waiting.extend(outcome(task, result))
+        yield from _on_processes(jobs, job, tasks, outcome, progress)
     return [results[key] for key in sorted(results)]
 
 
@@ -303,7 +297,7 @@ def _on_processes(
     outcome: Outcome,
     progress: Callable[..., Progress],
 ) -> Generator[Progress, None, None]:
-    """Explore tasks on this process and `jobs - 1` others."""
+    """Explore tasks on this process and `jobs - 1` others (none for one job)."""
     from slidelab.parallel.local import run_local  # here: most runs start no process
 
     spawn = _start_method() == "spawn"
