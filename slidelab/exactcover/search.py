@@ -181,7 +181,8 @@ class _Run:
         tick = time.perf_counter()
         if isinstance(a, BitsArrays):
             kernels.search_bits(
-                a, self.state.random_seed is not None, self.state.n_primary, self.listing,
+                a, self.state.whole_rows, self.state.random_seed is not None,
+                self.state.n_primary, self.listing,
                 self.sol_opts, self.sol_ends, self.limit, self.budget,
             )  # fmt: skip
         elif isinstance(a, CellsArrays):

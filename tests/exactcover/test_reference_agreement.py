@@ -2,14 +2,17 @@
 
 Random problems have secondary items, colours and (for the links engine) bounds;
 every search runs in tiny chunks, so that it also stops and resumes at many
-points, and with and without preprocessing and a random order.
+points, and with and without preprocessing and a random order.  The bits engine reads
+its rows whole or through their summaries (`state.BITS_WHOLE_ROW_WORDS`).
 """
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from slidelab.exactcover import state as state_module
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.reference import reference_solutions
 from slidelab.exactcover.search import SolutionsFound, solve
@@ -57,11 +60,20 @@ def solutions(problem: Problem, **settings: object) -> list[tuple[int, ...]]:
             found += [tuple(sorted(s)) for s in event.solutions]
 
 
-def agree(problem: Problem, engine: str, chunk: int, seed: int | None, preprocess: bool) -> None:
+def agree(
+    problem: Problem,
+    engine: str,
+    chunk: int,
+    seed: int | None,
+    preprocess: bool,
+    whole_rows: bool = True,
+) -> None:
     expected = reference_solutions(problem)
-    found = solutions(
-        problem, engine=engine, max_chunk_nodes=chunk, random_seed=seed, preprocess=preprocess
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(state_module, "BITS_WHOLE_ROW_WORDS", 1 << 20 if whole_rows else 0)
+        found = solutions(
+            problem, engine=engine, max_chunk_nodes=chunk, random_seed=seed, preprocess=preprocess
+        )
     assert len(found) == len(set(found))
     assert set(found) == expected
 
@@ -73,9 +85,10 @@ def agree(problem: Problem, engine: str, chunk: int, seed: int | None, preproces
     st.integers(1, 6),
     st.sampled_from([None, 3]),
     st.booleans(),
+    st.booleans(),
 )
-def test_exactly_once_problems(problem, engine, chunk, seed, preprocess):
-    agree(problem, engine, chunk, seed, preprocess)
+def test_exactly_once_problems(problem, engine, chunk, seed, preprocess, whole_rows):
+    agree(problem, engine, chunk, seed, preprocess, whole_rows)
 
 
 @RANDOM_PROBLEMS

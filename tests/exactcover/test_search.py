@@ -80,8 +80,24 @@ def test_soma_cube():
     assert count_solutions(soma()) == SOMA
 
 
+def test_the_bits_engine_reads_narrow_rows_whole_and_wide_ones_through_summaries():
+    """The Soma cube's 688 options take 11 words a row; one more word than the limit is wide."""
+    assert drive(SearchState.start_steps(soma(), engine=BITS)).whole_rows
+    wide = Problem.of_sets(["a"], [["a"]] * (64 * state_module.BITS_WHOLE_ROW_WORDS + 1))
+    assert not drive(SearchState.start_steps(wide, engine=BITS)).whole_rows
+    assert not drive(SearchState.start_steps(soma(), engine=LINKS)).whole_rows
+
+
+@pytest.fixture(params=["whole rows", "summaries"])
+def bits_rows(request, monkeypatch):
+    """The bits engine reads its rows whole, or through their summaries."""
+    whole = request.param == "whole rows"
+    monkeypatch.setattr(state_module, "BITS_WHOLE_ROW_WORDS", 1 << 20 if whole else 0)
+    return whole
+
+
 @pytest.mark.parametrize("engine", [BITS, CELLS])
-def test_engines_walk_the_same_tree_in_the_same_order(engine):
+def test_engines_walk_the_same_tree_in_the_same_order(engine, bits_rows):
     for problem in (queens(8), pentominoes(3, 20), parse_problem(DLX2_EXAMPLE)):
         other = events(solve(problem, engine=engine, preprocess=False, max_chunk_nodes=50))
         links = events(solve(problem, engine=LINKS, preprocess=False))
@@ -89,10 +105,11 @@ def test_engines_walk_the_same_tree_in_the_same_order(engine):
         assert other[2].nodes == links[2].nodes
 
 
-def test_engines_agree_on_more_than_64_words_of_options():
+def test_engines_agree_on_more_than_64_words_of_options(bits_rows):
     # 6195 options: 97 words a row, so the bits engine's summaries take two words
     items = range(20)
     problem = Problem.of_sets(items, [s for size in range(1, 5) for s in combinations(items, size)])
+    assert drive(SearchState.start_steps(problem, engine=BITS)).whole_rows == bits_rows
     bits = events(solve(problem, engine=BITS, limit=300, max_chunk_nodes=7))
     links = events(solve(problem, engine=LINKS, limit=300, preprocess=False))
     cells = events(solve(problem, engine=CELLS, limit=300, max_chunk_nodes=7))
