@@ -718,7 +718,7 @@ def search_bits(a, whole_rows, randomize, n_primary, listing, sol_opts, sol_ends
             if whole_rows:
                 x[level] = _next_in_rows(live, item_opts, level, i, 0)
             else:
-                x[level] = _next_in_summaries(a, level, i, 0)
+                x[level] = _next_in_summaries(a, level, i, np.int64(0))
             step = _C5
         elif step == _C5:
             # C5. [Try x_l.]
