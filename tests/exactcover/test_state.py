@@ -7,6 +7,7 @@ import shutil
 import numpy as np
 import pytest
 
+from slidelab.exactcover import state as state_module
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.exactcover.state import BITS, CELLS, LINKS, StateError, load_state
@@ -64,6 +65,24 @@ def test_cancelled_run_resumes_to_the_same_solutions(tmp_path, problem, engine, 
     after, result = finish(solve(problem, state=state))
     assert result.count == whole.count and result.complete
     assert result.nodes == whole.nodes
+    assert before + after == everything
+
+
+def test_a_search_of_wide_rows_resumes_from_their_summaries(tmp_path, monkeypatch):
+    """Rows read through their summaries (as rows wider than `BITS_WHOLE_ROW_WORDS` are)
+    keep stale words a save carries along; the summaries a save keeps skip them."""
+    monkeypatch.setattr(state_module, "BITS_WHOLE_ROW_WORDS", 0)
+    problem = pentominoes(3, 20)
+    everything, whole = finish(solve(problem, engine=BITS))
+    path = tmp_path / "run.npz"
+    search = solve(problem, engine=BITS, checkpoint=path, max_chunk_nodes=40)
+    before = take(search, 30)
+    search.close()
+    state = load_state(path, problem)
+    assert not state.whole_rows
+    assert 0 < state.nodes < whole.nodes
+    after, result = finish(solve(problem, state=state))
+    assert (result.count, result.nodes) == (whole.count, whole.nodes)
     assert before + after == everything
 
 
