@@ -62,12 +62,12 @@ PROBLEMS: dict[str, Callable[[], Problem]] = {
     "70 queens": lambda: queens(70),
     "46 queens": lambda: queens(46),
     "13 queens": lambda: queens(13),
-    "Sudoku, empty grid": sudoku,
-    "Langford pairs, n = 15": lambda: langford(15),
+    "Sudoku (empty grid)": sudoku,
+    "Langford pairs (n = 15)": lambda: langford(15),
     "Soma cube": lambda: packing(SOMA_PIECES, (3, 3, 3), three_d=True),
     "pentominoes 6x10": lambda: pentominoes(6, 10),
     "solid pentominoes 3x4x5": lambda: packing(SOLID_PENTOMINOES, (3, 4, 5), three_d=True),
-    "Bedlam cube, one piece fixed": lambda: parse_problem(BEDLAM.read_text(), str(BEDLAM)),
+    "Bedlam cube (one piece fixed)": lambda: parse_problem(BEDLAM.read_text(), str(BEDLAM)),
 }
 
 
@@ -104,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.5)
     parser.add_argument("--nodes", type=int, default=2_000_000)
-    parser.add_argument("--only", help="comma-separated problem names (default: all)")
+    parser.add_argument("--only", help="problem names separated by commas (default: all)")
     args = parser.parse_args()
     warm_up()
     names = args.only.split(",") if args.only else list(PROBLEMS)
