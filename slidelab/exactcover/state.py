@@ -16,6 +16,7 @@ it belongs to and is refused for any other.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import time
@@ -36,7 +37,7 @@ from slidelab.runs import Pacer, Progress, drive
 
 FORMAT_VERSION = 4
 """Bumped whenever the meaning of the saved arrays changes (4: narrow rows of the bits
-engine keep no summaries, see `BITS_WHOLE_ROW_WORDS`)."""
+engine keep no summaries, see `BITS_WHOLE_ROW_WORDS`, and a digest of the arrays is kept)."""
 
 LINKS, BITS, CELLS = "links", "bits", "cells"
 ENGINES = (LINKS, BITS, CELLS)
@@ -477,6 +478,7 @@ def save_state(path: str | os.PathLike[str], state: SearchState) -> None:
             "" if state.random_seed is None else str(state.random_seed),
             str(state.n_items),
             str(state.n_primary),
+            _contents_digest(state.alive, state.arrays),
         ]
     )
     buffer = io.BytesIO()
@@ -489,12 +491,24 @@ def _named(arrays: Arrays) -> dict[str, Any]:
     return arrays._asdict()
 
 
+def _contents_digest(alive: np.ndarray, arrays: Arrays) -> str:
+    """A digest of every saved array with its type and shape.  The kernels trust the arrays
+    they are given: an array changed or cut after it was saved (the zip's own checksums hold
+    when a file is rewritten whole) could make them count wrong or crash, so such a save is
+    refused instead."""
+    digest = hashlib.sha256()
+    for name, array in (("alive", alive), *_named(arrays).items()):
+        digest.update(f"{name} {array.dtype.str} {array.shape}\n".encode())
+        digest.update(np.ascontiguousarray(array).data)
+    return digest.hexdigest()
+
+
 def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
     """The search saved in `path`, which must have been a search of `problem`."""
     try:
         with np.load(path, allow_pickle=False) as saved:
             meta = [str(v) for v in saved["meta"]]
-            if len(meta) != 6 or meta[0] != str(FORMAT_VERSION) or meta[2] not in ENGINES:
+            if len(meta) != 7 or meta[0] != str(FORMAT_VERSION) or meta[2] not in ENGINES:
                 raise StateError(
                     f"{path}: saved by another version of slidelab; start the search anew"
                 )
@@ -511,7 +525,12 @@ def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
         raise FileAccessError(f"{path}: cannot read: {error.strerror or error}") from None
     except (KeyError, ValueError, zipfile.BadZipFile, EOFError):
         raise StateError(f"{path}: not a saved exact-cover search (or a damaged one)") from None
-    _, fingerprint, engine, seed, n_items, n_primary = meta
+    _, fingerprint, engine, seed, n_items, n_primary, contents = meta
+    if contents != _contents_digest(alive, arrays):
+        raise StateError(
+            f"{path}: the saved search is damaged (its arrays changed after it was saved);"
+            " start the search anew"
+        )
     if fingerprint != problem.matrix().fingerprint():
         raise StateError(f"{path}: this saved search belongs to another problem")
     return SearchState(
