@@ -22,13 +22,17 @@ class FileAccessError(SlidelabError):
     """A file could not be read or written."""
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """The text of `path` (UTF-8); errors name the file and the reason."""
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of `path`; errors name the file and the reason."""
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as error:
         raise FileAccessError(f"{path}: cannot read: {error.strerror}") from None
-    return decode_text(data, str(path))
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The text of `path` (UTF-8); errors name the file and the reason."""
+    return decode_text(read_bytes(path), str(path))
 
 
 def read_input(path: str) -> tuple[str, str]:

@@ -20,7 +20,6 @@ import hashlib
 import io
 import os
 import time
-import zipfile
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,7 @@ from slidelab.errors import SlidelabError
 from slidelab.exactcover import kernels
 from slidelab.exactcover.kernels import BitsArrays, CellsArrays, LinksArrays
 from slidelab.exactcover.problem import Matrix, Problem
-from slidelab.fileio import FileAccessError, write_bytes_atomically
+from slidelab.fileio import read_bytes, write_bytes_atomically
 from slidelab.memory import MemoryBudget
 from slidelab.runs import Pacer, Progress, drive
 
@@ -505,8 +504,9 @@ def _contents_digest(alive: np.ndarray, arrays: Arrays) -> str:
 
 def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
     """The search saved in `path`, which must have been a search of `problem`."""
+    data = read_bytes(path)
     try:
-        with np.load(path, allow_pickle=False) as saved:
+        with np.load(io.BytesIO(data), allow_pickle=False) as saved:
             meta = [str(v) for v in saved["meta"]]
             if len(meta) != 7 or meta[0] != str(FORMAT_VERSION) or meta[2] not in ENGINES:
                 raise StateError(
@@ -519,11 +519,13 @@ def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
             else:
                 arrays = LinksArrays(*(saved[name] for name in LinksArrays._fields))
             alive = saved["alive"]
-    except FileNotFoundError:
-        raise FileAccessError(f"{path}: no such file") from None
-    except OSError as error:
-        raise FileAccessError(f"{path}: cannot read: {error.strerror or error}") from None
-    except (KeyError, ValueError, zipfile.BadZipFile, EOFError):
+    except StateError:
+        raise
+    except Exception:
+        # a damaged file fails in zipfile, zlib or numpy in many ways (BadZipFile, KeyError,
+        # ValueError, EOFError, OSError for a seek before its start, NotImplementedError for
+        # a compression method, RuntimeError for a flag saying "encrypted", MemoryError for
+        # a huge shape, ...): all mean this
         raise StateError(f"{path}: not a saved exact-cover search (or a damaged one)") from None
     _, fingerprint, engine, seed, n_items, n_primary, contents = meta
     if contents != _contents_digest(alive, arrays):
