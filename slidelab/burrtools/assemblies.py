@@ -54,6 +54,7 @@ from slidelab.burrtools.packing import (
     transformed,
 )
 from slidelab.exactcover.search import SolutionsFound, solve
+from slidelab.mirror_pairs import mirror_pairs
 from slidelab.polycube.rotations import REFLECTIONS, SYMMETRIES, Matrix
 from slidelab.polycube.spec import Cell
 from slidelab.polycube.symmetry import Permutation, self_map
@@ -139,20 +140,17 @@ def result_symmetries(packing: BurrPacking) -> dict[Matrix, Move]:
 
 
 def mirror_partners(packing: BurrPacking) -> dict[int, int]:
-    """Each part's mirror partner (itself when mirror-symmetric); parts without one are left out.
+    """Each part's mirror partner (`slidelab.mirror_pairs`: itself when mirror-symmetric);
+    parts without one are left out.
 
     A partner is a part whose coloured shape is, up to rotation, the mirror image
-    of the part's; the first such part in the problem is taken.
+    of the part's.
     """
     shapes = [labelled_voxels(packing.puzzle.shapes[part.shape]) for part in packing.problem.parts]
-    forms = [_form(shape) for shape in shapes]
-    partners = {}
-    for k, shape in enumerate(shapes):
-        image = _form(transformed(REFLECTIONS[0], shape))
-        match = [k] if forms[k] == image else [j for j, form in enumerate(forms) if form == image]
-        if match:
-            partners[k] = match[0]
-    return partners
+    return mirror_pairs(
+        [_form(shape) for shape in shapes],
+        [_form(transformed(REFLECTIONS[0], shape)) for shape in shapes],
+    )
 
 
 def _form(voxels: Labelled) -> Labelled:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from slidelab.polycube.packing import Packing, build_packing, solution_numbers
-from slidelab.polycube.rotations import REFLECTIONS, ROTATIONS, apply
+from slidelab.polycube.packing import Packing, base_shapes, build_packing, solution_numbers
+from slidelab.polycube.rotations import REFLECTIONS, ROTATIONS, apply, mirror
 from slidelab.polycube.spec import Cell, PieceSpec, Spec
-from slidelab.polycube.symmetry import mirror_partners
 
 Layout = frozenset[tuple[str, tuple[Cell, ...]]]
 
@@ -35,7 +34,7 @@ def distinct_by_filtering(packing: Packing) -> int:
 def layout_class(packing: Packing, layout: Layout) -> tuple[tuple[str, tuple[Cell, ...]], ...]:
     """The least image of a solution under the box's symmetries, moving cells: two solutions
     are images of one another exactly when their classes are equal."""
-    partners = mirror_partners(packing)
+    partners = partners_by_rank(packing)
     matrices = ROTATIONS + (REFLECTIONS if partners is not None else ())
     box = set(packing.spec.box)
     low = [min(c[a] for c in box) for a in range(3)]
@@ -63,6 +62,24 @@ def layout_class(packing: Packing, layout: Layout) -> tuple[tuple[str, tuple[Cel
             )
         )
     return min(images)
+
+
+def partners_by_rank(packing: Packing) -> dict[str, str] | None:
+    """Mirror partners found another way than `symmetry.mirror_partners`: the pieces of each
+    shape (with multiplicity) in input order, the k-th of a shape paired with the k-th of the
+    mirrored shape (itself when the shape is its own mirror image); None when two such lists
+    differ in length."""
+    by_shape: dict[tuple[frozenset[tuple[Cell, ...]], int], list[str]] = {}
+    for piece in packing.spec.pieces:
+        shape = frozenset(base_shapes(piece, packing.mirror))
+        by_shape.setdefault((shape, piece.multiplicity), []).append(piece.name)
+    partners: dict[str, str] = {}
+    for (shape, copies), names in by_shape.items():
+        mirrored = by_shape.get((frozenset(mirror(s) for s in shape), copies), [])
+        if len(mirrored) != len(names):
+            return None
+        partners.update(zip(names, mirrored, strict=True))
+    return partners
 
 
 def count_with_labelled_copies(spec: Spec) -> int:

@@ -40,6 +40,7 @@ from functools import partial
 
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
+from slidelab.mirror_pairs import mirror_pairs
 from slidelab.polycube.packing import Packing, base_shapes
 from slidelab.polycube.rotations import REFLECTIONS, ROTATIONS, Matrix, apply, mirror
 from slidelab.polycube.spec import Cell
@@ -78,23 +79,22 @@ class DistinctCount:
 
 
 def mirror_partners(packing: Packing) -> dict[str, str] | None:
-    """Each piece's mirror-image piece, or None when some piece's mirror image is missing.
+    """Each piece's mirror-image piece (`slidelab.mirror_pairs`), or None when some piece has
+    none.
 
     A piece's mirror partner has the mirrored set of base placements and the
     same multiplicity (with `packing.mirror` every piece is its own partner).
     """
-    shapes = {
-        p.name: (frozenset(base_shapes(p, packing.mirror)), p.multiplicity)
-        for p in packing.spec.pieces
-    }
-    partners: dict[str, str] = {}
-    for name, (own, copies) in shapes.items():
-        wanted = (frozenset(mirror(s) for s in own), copies)
-        match = [other for other, value in shapes.items() if value == wanted]
-        if not match:
-            return None
-        partners[name] = match[0]
-    return partners
+    names = [p.name for p in packing.spec.pieces]
+    shapes = [frozenset(base_shapes(p, packing.mirror)) for p in packing.spec.pieces]
+    copies = [p.multiplicity for p in packing.spec.pieces]
+    pairs = mirror_pairs(
+        list(zip(shapes, copies, strict=True)),
+        [(frozenset(mirror(s) for s in own), m) for own, m in zip(shapes, copies, strict=True)],
+    )
+    if len(pairs) < len(names):
+        return None
+    return {names[k]: names[j] for k, j in pairs.items()}
 
 
 def box_group(packing: Packing) -> BoxGroup:
@@ -288,7 +288,11 @@ def _choose_piece(
     best: tuple[tuple[int, int], str, list[tuple[int, tuple[Permutation, ...]]]] | None = None
     for piece in packing.spec.pieces:
         options = [k for k, p in enumerate(packing.placements) if p.piece == piece.name]
-        if piece.multiplicity != 1 or any(perm[options[0]] not in set(options) for perm in perms):
+        if (
+            not options  # a piece that fits nowhere: there is nothing to restrict
+            or piece.multiplicity != 1
+            or any(perm[options[0]] not in set(options) for perm in perms)
+        ):
             continue
         seen: set[int] = set()
         representatives = []

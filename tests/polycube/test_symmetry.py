@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from slidelab.library import load_shipped, shipped_names
 from slidelab.polycube.packing import build_packing
-from slidelab.polycube.reference import distinct_by_filtering, layout_class, layouts
+from slidelab.polycube.reference import (
+    distinct_by_filtering,
+    layout_class,
+    layouts,
+    partners_by_rank,
+)
 from slidelab.polycube.spec import parse_spec
 from slidelab.polycube.symmetry import (
     box_group,
@@ -55,6 +62,74 @@ def test_a_chiral_set_gets_rotations_only():
     group = box_group(packing)
     assert not group.reflections and len(group.permutations) == 8  # the square prism's turns
     assert box_group(build_packing(packing.spec, with_mirror=True)).reflections
+
+
+@pytest.mark.parametrize(
+    ("text", "mirror", "solutions", "distinct"),
+    [
+        # three monocubes in a row: the six orders pair up under reversal
+        ("[0-0][0-2][0-0]\nA 000\nB 000\nC 000\n", False, 6, 3),
+        ("[0-2][0-2][0-2]\n6*Y 000 010 001 011\nU1 000\nU2 000\nU3 000\n", False, 48, 3),
+        ("[0-0][0-2][0-1]\nA 100 000 110\nB 000\nC 000\nD 000\n", True, 48, 12),
+    ],
+)
+def test_pieces_of_one_shape_under_different_names_keep_their_names(
+    text, mirror, solutions, distinct
+):
+    packing = build_packing(parse_spec(text), with_mirror=mirror)
+    counted = count_distinct(packing)
+    assert (counted.solutions, counted.distinct) == (solutions, distinct)
+    assert distinct_by_filtering(packing) == distinct
+
+
+def test_a_reflection_renames_one_to_one():
+    # two left-handed and two right-handed screws: each gets its own partner, and a
+    # piece that is its own mirror image keeps its name
+    text = "[0-3][0-3][0-1]\nL1 000 100 010 011\nL2 000 100 010 011\n"
+    text += "R1 000 100 010 101\nR2 000 100 010 101\nU 000\n"
+    partners = mirror_partners(build_packing(parse_spec(text)))
+    assert partners is not None and partners["U"] == "U"
+    assert sorted(partners[n] for n in ("L1", "L2")) == ["R1", "R2"]
+    assert all(partners[partners[n]] == n for n in partners)
+
+
+SHAPES = {
+    "monocube": "000",
+    "domino": "000 100",
+    "bent tromino": "000 100 010",
+    "left screw": "000 100 010 011",
+    "right screw": "000 100 010 101",
+    "L tetracube": "000 100 200 010",
+}
+
+
+@st.composite
+def specs_with_repeated_shapes(draw: st.DrawFn) -> str:
+    """A small box and pieces drawn from `SHAPES` under distinct names, shapes often repeated
+    (so that mirror partners are ambiguous), filling the box exactly."""
+    dims = draw(st.tuples(st.integers(1, 2), st.integers(1, 3), st.integers(1, 3)))
+    volume = dims[0] * dims[1] * dims[2]
+    assume(volume <= 8)
+    lines = [f"[0-{dims[0] - 1}][0-{dims[1] - 1}][0-{dims[2] - 1}]"]
+    filled = 0
+    while filled < volume:
+        name = draw(st.sampled_from(sorted(SHAPES)))
+        size = len(SHAPES[name].split())
+        if filled + size > volume:
+            name, size = "monocube", 1
+        lines.append(f"P{len(lines)} {SHAPES[name]}")
+        filled += size
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=25, deadline=None)
+@given(specs_with_repeated_shapes(), st.booleans())
+def test_symmetry_breaking_agrees_with_filtering_on_repeated_shapes(text, mirror):
+    packing = build_packing(parse_spec(text), with_mirror=mirror)
+    assert (mirror_partners(packing) is None) == (partners_by_rank(packing) is None)
+    counted = count_distinct(packing)
+    assert counted.distinct == distinct_by_filtering(packing)
+    assert counted.solutions == len(layouts(packing))
 
 
 SMALL = [
