@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from slidelab.errors import SlidelabError
+from slidelab.errors import ParseError, SlidelabError
 from slidelab.exactcover.split import search_split
 from slidelab.family import SubParsers
 from slidelab.fileio import read_input
@@ -56,9 +56,13 @@ def run(args: argparse.Namespace) -> int:
     source, text = read_input(args.spec)
     spec = parse_spec(text, source)
     packing = drive_in_terminal(packing_steps(spec, with_mirror=args.mirror))
-    if args.dlx:
+    if args.dlx:  # as the seed writes it, even for a piece that fits nowhere
         sys.stdout.write(format_dlx(packing, echo=text))
         return EXIT_FOUND
+    for piece in packing.homeless():
+        raise ParseError(
+            source, max(piece.line, 1), 1, f"piece {piece.name} fits nowhere in the box"
+        )
     summary = _summary(packing)
     if args.distinct and wants_split(args):
         raise SlidelabError(

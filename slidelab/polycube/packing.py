@@ -57,6 +57,11 @@ class Packing:
         chosen = [self.placements[k] for k in solution]
         return tuple(sorted(chosen, key=lambda p: (order[p.piece], p.cells)))
 
+    def homeless(self) -> tuple[PieceSpec, ...]:
+        """The pieces without a placement in the box: with any, no packing exists."""
+        placed = {p.piece for p in self.placements}
+        return tuple(piece for piece in self.spec.pieces if piece.name not in placed)
+
 
 def base_shapes(piece: PieceSpec, with_mirror: bool = False) -> list[Shape]:
     """A piece's distinct base placements (normalised), in the seed's order."""

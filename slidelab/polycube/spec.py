@@ -15,7 +15,7 @@ cell of the box.  As in the seed, a piece line without cells is ignored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from slidelab.errors import ParseError
 
@@ -40,6 +40,9 @@ class PieceSpec:
     """How many copies of the piece must be placed (1 to 61)."""
     shapes: tuple[tuple[Cell, ...], ...]
     """The sorted cells of every line that names the piece, in input order."""
+    line: int = field(default=0, compare=False)
+    """The input line that first names the piece (0 when it was not read from text), for
+    messages about the piece."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ def parse_spec(text: str, source: str = "<input>") -> Spec:
     box: tuple[Cell, ...] | None = None
     names: dict[str, int] = {}
     shapes: dict[str, list[tuple[Cell, ...]]] = {}
+    first_lines: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if line.startswith("|") or not line.strip():
             continue
@@ -79,9 +83,13 @@ def parse_spec(text: str, source: str = "<input>") -> Spec:
         if piece is not None:
             name, cells = piece
             shapes.setdefault(name, []).append(cells)
+            first_lines.setdefault(name, number)
     if box is None:
         raise ParseError(source, 1, 1, "the input ended before the box specification")
-    pieces = tuple(PieceSpec(name, names[name], tuple(lines)) for name, lines in shapes.items())
+    pieces = tuple(
+        PieceSpec(name, names[name], tuple(lines), first_lines[name])
+        for name, lines in shapes.items()
+    )
     return Spec(box, pieces)
 
 

@@ -61,3 +61,21 @@ def test_no_solution_and_bad_input(tmp_path, capsys):
     assert main(["polycube", str(bad)]) == 2
     assert capsys.readouterr().err.startswith(f"{bad}:1:5: decreasing range")
     assert main(["polycube", str(tmp_path / "missing.pcube")]) == 2
+
+
+@pytest.mark.parametrize("options", [["--count"], [], ["--distinct"], ["--json"]])
+def test_a_piece_that_fits_nowhere_is_named_with_its_line(tmp_path, capsys, options):
+    path = tmp_path / "long.pcube"
+    path.write_text("| a 1 x 3 x 3 box\n[0-0][0-2][0-2]\nA 000\nB 000 010 020 030\nA 001\n")
+    assert main(["polycube", str(path), *options]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"{path}:4:1: piece B fits nowhere in the box\n"
+    assert captured.out == ""
+
+
+def test_the_dlx_of_a_piece_that_fits_nowhere_is_written_as_the_seed_writes_it(tmp_path, capsys):
+    path = tmp_path / "long.pcube"
+    path.write_text("[0-0][0-2][0-2]\nB 000 010 020 030\n")
+    assert main(["polycube", str(path), "--dlx"]) == 0
+    problem = parse_problem(capsys.readouterr().out)
+    assert "B" in problem.primary and problem.options == ()
