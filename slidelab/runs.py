@@ -19,7 +19,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 ResultT = TypeVar("ResultT")
 FoundT = TypeVar("FoundT", bound="Found")
@@ -129,13 +129,29 @@ def translate(
                 result: ResultT = end.value
                 return result
             if isinstance(event, Found):
-                passed = change(event)
+                try:
+                    passed = change(event)
+                except BaseException as error:
+                    _throw_back(solver, error)
+                    raise
                 if passed is not None:
                     yield passed
             else:
                 yield event if report is None else report(event)
     finally:
         solver.close()
+
+
+def _throw_back(solver: Generator[Any, None, Any], error: BaseException) -> None:
+    """Raise `error` in `solver` at the yield that handed out the batch whose handling raised
+    it: a batch not taken (Ctrl-C while it was shown) is then told apart from one taken
+    before the run was closed, so a solver that saves its state can keep it.  An error of
+    the solver's own on its way out (a save that failed) is raised instead."""
+    try:
+        solver.throw(error)
+    except BaseException as raised:
+        if raised is not error:
+            raise
 
 
 def drive(

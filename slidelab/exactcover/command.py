@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     if splits(args, listing=not args.count or bool(sequential_only)):
         return _run_split(args, problem, source)
     state = load_state(args.resume, problem) if args.resume else None
+    # solutions the runs before this one handed out
+    before = 0 if state is None else state.count - len(state.pending)
     search = solve(
         problem,
         limit=args.limit,
@@ -107,21 +109,34 @@ def run(args: argparse.Namespace) -> int:
     listed: list[list[str]] = []
 
     def show(batch: SolutionsFound) -> None:
-        for solution in batch.solutions:
-            lines = [format_option(problem.options[k]) for k in solution]
-            if args.json:
-                listed.append(lines)
-            else:
-                print("\n".join(lines) + "\n")
+        # A batch is shown in one step, so that Ctrl-C leaves it whole or not shown at all:
+        # a search stopped while showing one saves it as not handed out (`solve`).
+        found = [[format_option(problem.options[k]) for k in s] for s in batch.solutions]
+        if args.json:
+            listed.extend(found)
+        else:
+            sys.stdout.write("".join("\n".join(lines) + "\n\n" for lines in found))
 
-    result = drive_in_terminal(search, show)
+    try:
+        result = drive_in_terminal(search, show)
+    except KeyboardInterrupt:
+        if args.json and not args.count:  # what was found, for the run that resumes to go on
+            stopped = {"solutions": before + len(listed), "complete": False, "stopped": True}
+            print(json.dumps(stopped | _resumed(args, before) | {"found": listed}))
+        raise
     if args.json:
-        print(json.dumps(_as_json(problem, result, None if args.count else listed)))
+        summary = _as_json(problem, result, None if args.count else listed)
+        print(json.dumps(summary | _resumed(args, before)))
     elif args.count:
         print(result.count)
     if not args.json:
-        print(_summary(result), file=sys.stderr)
+        print(_summary(result, before), file=sys.stderr)
     return EXIT_NONE if result.complete and result.count == 0 else EXIT_FOUND
+
+
+def _resumed(args: argparse.Namespace, before: int) -> dict[str, int]:
+    """The JSON field of a resumed run: how many solutions the runs before it handed out."""
+    return {"solutions_before": before} if args.resume else {}
 
 
 def _run_split(args: argparse.Namespace, problem: Problem, source: str) -> int:
@@ -202,10 +217,11 @@ def _sizes(problem: Problem) -> dict[str, int]:
     }
 
 
-def _summary(result: ExactCoverResult) -> str:
+def _summary(result: ExactCoverResult, before: int) -> str:
     stopped = "" if result.complete else " (stopped at the limit)"
+    resumed = f" ({before:,} of them before this run resumed the search)" if before else ""
     return (
-        f"Altogether {numbered(result.count, 'solution')}{stopped}, "
+        f"Altogether {numbered(result.count, 'solution')}{stopped}{resumed}, "
         f"{numbered(result.nodes, 'node')}, "
         f"{result.seconds:.3f} s ({result.engine} engine, "
         f"{result.options_removed:,} useless options removed)."

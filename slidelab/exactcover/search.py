@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +32,7 @@ from slidelab.exactcover.state import (
     first_nodes,
     links_for_pruning,
     save_state,
+    unflattened,
 )
 from slidelab.memory import MemoryBudget
 from slidelab.runs import Found, Progress, drive, next_budget
@@ -128,10 +129,12 @@ def solve(
     run = _Run(state, not count_only, limit, max_chunk_nodes)
     saved_at = time.perf_counter()
     try:
+        if state.pending and run.listing:
+            yield from _hand_out(state.pending, state.forget_pending)
         while not state.done and state.count < run.limit:
             run.chunk()
             if run.found:
-                yield SolutionsFound(run.take_solutions())
+                yield from _hand_out(run.solutions(), run.forget_solutions)
             if checkpoint is not None and time.perf_counter() - saved_at >= checkpoint_seconds:
                 save_state(checkpoint, state)
                 saved_at = time.perf_counter()
@@ -144,7 +147,12 @@ def solve(
                 fraction=state.fraction(),
             )
     finally:
+        # Stopped between finding solutions and handing them out (Ctrl-C comes between two
+        # Python steps: after a kernel call, or while the caller shows a batch), the search
+        # is past them: the save keeps them for the run that resumes it.
         if checkpoint is not None:
+            if run.found:
+                state.pending = (*state.pending, *run.solutions())
             save_state(checkpoint, state)
     return ExactCoverResult(
         count=state.count,
@@ -154,6 +162,20 @@ def solve(
         engine=state.engine,
         options_removed=state.options_removed,
     )
+
+
+def _hand_out(
+    solutions: tuple[tuple[int, ...], ...], forget: Callable[[], None]
+) -> Generator[SolutionsFound, None, None]:
+    """Yield `solutions`, then `forget` them: also when the caller closes the run after taking
+    them, but not when its handling of them failed (`runs.translate` raises that error here),
+    so that the state saved on the way out keeps them (`SearchState.pending`)."""
+    try:
+        yield SolutionsFound(solutions)
+    except GeneratorExit:
+        forget()
+        raise
+    forget()
 
 
 class _Run:
@@ -200,14 +222,15 @@ class _Run:
             self.budget, took, CHUNK_SECONDS, 16, min(1 << 26, self.max_nodes)
         )
 
-    def take_solutions(self) -> tuple[tuple[int, ...], ...]:
-        """The solutions in the buffer, which is then emptied."""
+    def solutions(self) -> tuple[tuple[int, ...], ...]:
+        """The solutions in the buffer (left there until `forget_solutions`)."""
         regs = self.state.arrays.regs
-        ends = self.sol_ends[: regs[kernels.SOLS]].tolist()
-        flat = self.sol_opts[: regs[kernels.FILL]].tolist()
+        return unflattened(self.sol_opts[: regs[kernels.FILL]], self.sol_ends[: regs[kernels.SOLS]])
+
+    def forget_solutions(self) -> None:
+        """Empty the buffer, once its solutions are handed out."""
+        regs = self.state.arrays.regs
         regs[kernels.SOLS] = regs[kernels.FILL] = 0
-        begins = [0, *ends[:-1]]
-        return tuple(tuple(flat[b:e]) for b, e in zip(begins, ends, strict=True))
 
 
 def _useless_options(matrix: Matrix, started: float) -> Generator[Progress, None, np.ndarray]:

@@ -34,9 +34,10 @@ from slidelab.fileio import read_bytes, write_bytes_atomically
 from slidelab.memory import MemoryBudget
 from slidelab.runs import Pacer, Progress, drive
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """Bumped whenever the meaning of the saved arrays changes (4: narrow rows of the bits
-engine keep no summaries, see `BITS_WHOLE_ROW_WORDS`, and a digest of the arrays is kept)."""
+engine keep no summaries, see `BITS_WHOLE_ROW_WORDS`, and a digest of the arrays is kept;
+5: the digest covers the settings too, and solutions found but not yet handed out are kept)."""
 
 LINKS, BITS, CELLS = "links", "bits", "cells"
 ENGINES = (LINKS, BITS, CELLS)
@@ -91,6 +92,9 @@ class StateError(SlidelabError):
 
 Arrays = LinksArrays | BitsArrays | CellsArrays
 
+_ENGINE_ARRAYS: dict[str, type[Arrays]] = {LINKS: LinksArrays, BITS: BitsArrays, CELLS: CellsArrays}
+"""The arrays each engine saves."""
+
 
 @dataclass(eq=False)
 class SearchState:
@@ -105,6 +109,10 @@ class SearchState:
     alive: np.ndarray
     """Which options take part (preprocessing may have removed some)."""
     arrays: Arrays
+    pending: tuple[tuple[int, ...], ...] = ()
+    """Solutions the search has passed (they are in `count`) but not yet handed out: a run
+    stopped between finding them and handing them out saves them here, and the run that
+    resumes it hands them out first."""
 
     @classmethod
     def start(
@@ -164,6 +172,10 @@ class SearchState:
             alive,
             arrays,
         )
+
+    def forget_pending(self) -> None:
+        """Drop `pending`, once its solutions are handed out."""
+        self.pending = ()
 
     @property
     def level(self) -> int:
@@ -469,20 +481,42 @@ def _seed_words(rng: np.random.Generator | None) -> np.ndarray:
 
 def save_state(path: str | os.PathLike[str], state: SearchState) -> None:
     """Write `state` to `path` atomically (the old file stays intact until the new one is whole)."""
-    meta = np.array(
-        [
-            str(FORMAT_VERSION),
-            state.fingerprint,
-            state.engine,
-            "" if state.random_seed is None else str(state.random_seed),
-            str(state.n_items),
-            str(state.n_primary),
-            _contents_digest(state.alive, state.arrays),
-        ]
-    )
+    settings = _settings(state)
+    pending_options, pending_ends = _flattened(state.pending)
+    arrays = {
+        "alive": state.alive,
+        "pending_options": pending_options,
+        "pending_ends": pending_ends,
+        **_named(state.arrays),
+    }
+    meta = np.array([*settings, _contents_digest(settings, arrays)])
     buffer = io.BytesIO()
-    np.savez(buffer, meta=meta, alive=state.alive, **_named(state.arrays))
+    np.savez(buffer, meta=meta, **arrays)
     write_bytes_atomically(path, buffer.getvalue())
+
+
+def _settings(state: SearchState) -> list[str]:
+    """What the saved arrays mean, as the first fields of the saved `meta`."""
+    return [
+        str(FORMAT_VERSION),
+        state.fingerprint,
+        state.engine,
+        "" if state.random_seed is None else str(state.random_seed),
+        str(state.n_items),
+        str(state.n_primary),
+    ]
+
+
+def _flattened(solutions: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Solutions as one array of their options and one of where each ends in it."""
+    ends = np.cumsum([len(s) for s in solutions], dtype=np.int64)
+    return np.array([k for s in solutions for k in s], np.int64), ends
+
+
+def unflattened(options: np.ndarray, ends: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    """Solutions from one array of their options and one of where each ends in it."""
+    flat, stops = options.tolist(), ends.tolist()
+    return tuple(tuple(flat[b:e]) for b, e in zip([0, *stops][:-1], stops, strict=True))
 
 
 def _named(arrays: Arrays) -> dict[str, Any]:
@@ -490,14 +524,14 @@ def _named(arrays: Arrays) -> dict[str, Any]:
     return arrays._asdict()
 
 
-def _contents_digest(alive: np.ndarray, arrays: Arrays) -> str:
-    """A digest of every saved array with its type and shape.  The kernels trust the arrays
-    they are given: an array changed or cut after it was saved (the zip's own checksums hold
-    when a file is rewritten whole) could make them count wrong or crash, so such a save is
-    refused instead."""
-    digest = hashlib.sha256()
-    for name, array in (("alive", alive), *_named(arrays).items()):
-        digest.update(f"{name} {array.dtype.str} {array.shape}\n".encode())
+def _contents_digest(settings: list[str], arrays: dict[str, np.ndarray]) -> str:
+    """A digest of the settings and of every saved array with its type and shape.  The kernels
+    trust what they are given: a setting or an array changed or cut after it was saved (the
+    zip's own checksums hold when a file is rewritten whole) could make them count wrong or
+    crash, so such a save is refused instead."""
+    digest = hashlib.sha256("\n".join(settings).encode())
+    for name, array in arrays.items():
+        digest.update(f"\n{name} {array.dtype.str} {array.shape}\n".encode())
         digest.update(np.ascontiguousarray(array).data)
     return digest.hexdigest()
 
@@ -512,13 +546,9 @@ def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
                 raise StateError(
                     f"{path}: saved by another version of slidelab; start the search anew"
                 )
-            if meta[2] == BITS:
-                arrays: Arrays = BitsArrays(*(saved[name] for name in BitsArrays._fields))
-            elif meta[2] == CELLS:
-                arrays = CellsArrays(*(saved[name] for name in CellsArrays._fields))
-            else:
-                arrays = LinksArrays(*(saved[name] for name in LinksArrays._fields))
-            alive = saved["alive"]
+            fields = _ENGINE_ARRAYS[meta[2]]._fields
+            names = ("alive", "pending_options", "pending_ends", *fields)
+            arrays = {name: saved[name] for name in names}
     except StateError:
         raise
     except Exception:
@@ -527,20 +557,23 @@ def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
         # a compression method, RuntimeError for a flag saying "encrypted", MemoryError for
         # a huge shape, ...): all mean this
         raise StateError(f"{path}: not a saved exact-cover search (or a damaged one)") from None
-    _, fingerprint, engine, seed, n_items, n_primary, contents = meta
-    if contents != _contents_digest(alive, arrays):
+    settings, contents = meta[:6], meta[6]
+    if contents != _contents_digest(settings, arrays):
         raise StateError(
-            f"{path}: the saved search is damaged (its arrays changed after it was saved);"
+            f"{path}: the saved search is damaged (it changed after it was saved);"
             " start the search anew"
         )
+    _, fingerprint, engine, seed, n_items, n_primary = settings
     if fingerprint != problem.matrix().fingerprint():
         raise StateError(f"{path}: this saved search belongs to another problem")
+    engine_arrays = _ENGINE_ARRAYS[engine]
     return SearchState(
         fingerprint,
         engine,
         int(seed) if seed else None,
         int(n_items),
         int(n_primary),
-        alive,
-        arrays,
+        arrays["alive"],
+        engine_arrays(*(arrays[name] for name in engine_arrays._fields)),
+        unflattened(arrays["pending_options"], arrays["pending_ends"]),
     )

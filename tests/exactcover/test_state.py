@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from slidelab.exactcover import search as search_module
 from slidelab.exactcover import state as state_module
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import SolutionsFound, solve
@@ -145,10 +146,11 @@ def test_damaged_or_missing_files_are_reported(tmp_path):
     assert str(refused.value) == f"{missing}: cannot read: No such file or directory"
 
 
-@pytest.mark.parametrize("version", ["2", "3", "5"])
+@pytest.mark.parametrize("version", ["2", "3", "4", "6"])
 def test_a_search_saved_by_another_format_version_is_refused(tmp_path, version):
     """A save from before the cells engine (format 2), from before narrow bits rows were
-    read whole (3), or from a newer slidelab."""
+    read whole (3), from before the digest covered the settings (4), or from a newer
+    slidelab."""
     path = tmp_path / "run.npz"
     drive(solve(queens(6), checkpoint=path))
     with np.load(path, allow_pickle=False) as saved:
@@ -165,9 +167,7 @@ def test_a_search_saved_by_another_format_version_is_refused(tmp_path, version):
     )
 
 
-DAMAGED = (
-    "the saved search is damaged (its arrays changed after it was saved); start the search anew"
-)
+DAMAGED = "the saved search is damaged (it changed after it was saved); start the search anew"
 
 HOSTILE = settings(max_examples=150, deadline=None, database=None)
 
@@ -231,6 +231,78 @@ def test_a_save_whose_arrays_changed_is_refused(engine, pick, how, value):
         with pytest.raises(StateError) as refused:
             load_state(path, queens(8))
     assert str(refused.value) == f"{path}: {DAMAGED}"
+
+
+@HOSTILE
+@given(
+    st.sampled_from([BITS, CELLS, LINKS]),
+    st.integers(1, 5),
+    st.sampled_from(["0", "3", "-5", "100000", "abc", "", "links", "bits"]),
+)
+def test_a_save_whose_settings_changed_is_refused(engine, field, value):
+    """A save whose settings (problem, engine, seed, numbers of items) were edited: before
+    the digest covered them, 100000 items crashed the links kernel and 0 primary items
+    counted 6,532,879 Soma cubes."""
+    saved = saved_mid_search(engine)
+
+    def edited(meta: np.ndarray) -> np.ndarray:
+        fields = [str(v) for v in meta]
+        fields[field] = value if value != fields[field] else value + "1"
+        return np.array(fields)
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.npz"
+        path.write_bytes(with_array_changed(saved, "meta", edited))
+        with pytest.raises(StateError) as refused:
+            load_state(path, queens(8))
+    refusals = (DAMAGED, OTHER_VERSION, NOT_A_SAVE)  # another engine's arrays are missing
+    assert str(refused.value) in [f"{path}: {refusal}" for refusal in refusals]
+
+
+OTHER_VERSION = "saved by another version of slidelab; start the search anew"
+NOT_A_SAVE = "not a saved exact-cover search (or a damaged one)"
+
+
+class Stop(Exception):
+    """Stands for Ctrl-C (KeyboardInterrupt, which pytest would take as its own)."""
+
+
+@pytest.mark.parametrize("engine", [BITS, CELLS, LINKS])
+@pytest.mark.parametrize("where", ["while showing", "after a kernel call"])
+def test_a_listing_stopped_between_finding_and_showing_resumes_with_every_solution(
+    tmp_path, monkeypatch, engine, where
+):
+    """Ctrl-C comes between two Python steps: after a kernel call has found solutions, or
+    while the caller shows them.  The save keeps what was not handed out, and the run that
+    resumes hands it out first: every solution is shown once."""
+    problem = queens(8)
+    everything, _ = finish(solve(problem, engine=engine))
+    path = tmp_path / "run.npz"
+    shown: list[tuple[int, ...]] = []
+    if where == "after a kernel call":
+        chunk = search_module._Run.chunk
+
+        def chunk_then_stop(run):
+            chunk(run)
+            if run.found and len(shown) >= 20:
+                raise Stop
+
+        monkeypatch.setattr(search_module._Run, "chunk", chunk_then_stop)
+
+    def show(batch: SolutionsFound) -> None:
+        if where == "while showing" and len(shown) >= 20:
+            raise Stop
+        shown.extend(batch.solutions)
+
+    search = solve(problem, engine=engine, checkpoint=path, max_chunk_nodes=40)
+    with pytest.raises(Stop):
+        drive(search, on_found=show)
+    search.close()
+    monkeypatch.undo()
+    state = load_state(path, problem)
+    assert state.pending and state.count == len(shown) + len(state.pending)
+    after, result = finish(solve(problem, state=state))
+    assert shown + after == everything and result.count == 92
 
 
 @pytest.mark.slow
