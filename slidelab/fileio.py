@@ -14,6 +14,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 from slidelab.errors import ParseError, SlidelabError
 
@@ -22,24 +23,50 @@ class FileAccessError(SlidelabError):
     """A file could not be read or written."""
 
 
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of `path`; errors name the file and the reason."""
+TEXT_LIMIT = 256 << 20
+"""Most bytes a puzzle or problem file may hold: far more than any real one (Knuth's largest
+DLX files are a few megabytes), and a bound on what reading a device such as /dev/zero or an
+endless pipe takes before it is refused."""
+
+_READ_CHUNK = 1 << 20
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
+    """The bytes of `path`, refused past `limit` bytes (default: no limit); errors name the
+    file and the reason."""
     try:
-        return Path(path).read_bytes()
+        with open(path, "rb") as stream:
+            return _read_bounded(stream, limit, str(path))
     except OSError as error:
         raise FileAccessError(f"{path}: cannot read: {error.strerror}") from None
 
 
+def _read_bounded(stream: BinaryIO, limit: int | None, source: str) -> bytes:
+    """What `stream` holds, read a chunk at a time so that a file past `limit` bytes is
+    refused once that much is read (a device never ends)."""
+    if limit is None:
+        return stream.read()
+    chunks, size = [], 0
+    while chunk := stream.read(min(_READ_CHUNK, limit + 1 - size)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise FileAccessError(f"{source}: cannot read: it holds more than {limit >> 20} MiB")
+    return b"".join(chunks)
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
-    """The text of `path` (UTF-8); errors name the file and the reason."""
-    return decode_text(read_bytes(path), str(path))
+    """The text of `path` (UTF-8, at most `TEXT_LIMIT` bytes); errors name the file and the
+    reason."""
+    return decode_text(read_bytes(path, TEXT_LIMIT), str(path))
 
 
 def read_input(path: str) -> tuple[str, str]:
     """The name and the text of a command's input: the file `path`, or standard input for '-'
     (its bytes, decoded as strictly as a file's)."""
     if path == "-":
-        return "<stdin>", decode_text(sys.stdin.buffer.read(), "<stdin>")
+        data = _read_bounded(sys.stdin.buffer, TEXT_LIMIT, "<stdin>")
+        return "<stdin>", decode_text(data, "<stdin>")
     return path, read_text(path)
 
 

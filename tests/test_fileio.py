@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 from slidelab.cli import main
 from slidelab.dissection.family import DISSECTION
 from slidelab.errors import ParseError
-from slidelab.fileio import FileAccessError, decode_text, read_text, write_text_atomically
+from slidelab.fileio import (
+    TEXT_LIMIT,
+    FileAccessError,
+    decode_text,
+    read_bytes,
+    read_input,
+    read_text,
+    write_text_atomically,
+)
 from slidelab.formats import UnknownFormatError, detect_family
 from slidelab.polycube.family import POLYCUBE
 from slidelab.sliding.family import SLIDING
@@ -48,6 +56,32 @@ def test_reading_a_missing_file_names_it(tmp_path):
     with pytest.raises(FileAccessError) as caught:
         read_text(tmp_path / "gone.slide")
     assert str(caught.value) == f"{tmp_path / 'gone.slide'}: cannot read: No such file or directory"
+
+
+@pytest.mark.parametrize("command", [["slide"], ["dlx"], ["polycube"], ["dissect", "2"]])
+def test_a_device_that_never_ends_is_refused_once_the_limit_is_read(capsys, command):
+    """Before the limit, `slidelab slide /dev/zero` held 18 GB after 20 s."""
+    assert main([*command, "/dev/zero"]) == 2
+    assert (
+        capsys.readouterr().err == "slidelab: /dev/zero: cannot read: it holds more than 256 MiB\n"
+    )
+
+
+def test_standard_input_is_read_up_to_the_limit(monkeypatch):
+    endless = io.TextIOWrapper(io.BytesIO(b"x" * (TEXT_LIMIT + 1)))
+    monkeypatch.setattr("sys.stdin", endless)
+    with pytest.raises(FileAccessError) as caught:
+        read_input("-")
+    assert str(caught.value) == "<stdin>: cannot read: it holds more than 256 MiB"
+
+
+def test_a_file_at_the_limit_is_read_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr("slidelab.fileio._READ_CHUNK", 7)
+    path = tmp_path / "p.dots"
+    path.write_bytes(b"*" * 64)
+    assert read_bytes(path, 64) == b"*" * 64
+    with pytest.raises(FileAccessError):
+        read_bytes(path, 63)
 
 
 def test_family_from_extension_or_content():

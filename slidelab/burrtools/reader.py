@@ -39,7 +39,7 @@ from slidelab.burrtools.model import (
 )
 from slidelab.burrtools.voxels import MAX_COLOUR, parse_voxels
 from slidelab.exactcover.problem import MAX_BOUND
-from slidelab.fileio import FileAccessError
+from slidelab.fileio import TEXT_LIMIT, read_bytes
 from slidelab.integers import DIGITS, INT64_MAX, whole_number
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -66,11 +66,7 @@ def is_xmpuzzle(path: str | os.PathLike[str]) -> bool:
 
 def read_xmpuzzle(path: str | os.PathLike[str]) -> Puzzle:
     """The puzzle in the file `path`; errors name the file."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise FileAccessError(f"{path}: cannot read: {error.strerror}") from None
-    return parse_xmpuzzle(data, str(path))
+    return parse_xmpuzzle(read_bytes(path, TEXT_LIMIT), str(path))
 
 
 def parse_xmpuzzle(data: bytes, source: str = "<input>") -> Puzzle:

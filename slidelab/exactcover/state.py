@@ -538,7 +538,7 @@ def _contents_digest(settings: list[str], arrays: dict[str, np.ndarray]) -> str:
 
 def load_state(path: str | os.PathLike[str], problem: Problem) -> SearchState:
     """The search saved in `path`, which must have been a search of `problem`."""
-    data = read_bytes(path)
+    data = read_bytes(path, MemoryBudget.of(None).limit)
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as saved:
             meta = [str(v) for v in saved["meta"]]
