@@ -10,6 +10,7 @@ from typing import Any
 
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
+from slidelab.fileio import refuse_writing_inputs
 from slidelab.memory import parse_size
 from slidelab.parallel.options import JOBS_PER_CORE, checked_jobs, default_jobs
 from slidelab.progress import drive_in_terminal
@@ -100,6 +101,7 @@ def register(subcommands: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_writing_inputs({"--journal": args.journal}, [args.file])
     try:
         puzzle = read_puzzle_file(args.file)
     except OSError as error:
