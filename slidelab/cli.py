@@ -1,17 +1,19 @@
 """The `slidelab` command: no arguments opens the desktop app; subcommands run solvers.
 
 Exit status: 0 solved or analysed, 1 no solution exists, 2 bad input, 3 a run
-stopped at a limit before it could decide.
+stopped at a limit before it could decide, 74 the output could not be written (such as
+to a full disk).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from slidelab import __version__, memory, registry
 from slidelab.errors import ParseError, SearchLimitError, SlidelabError
@@ -23,6 +25,8 @@ EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE, what a shell reports for a command whose reader closed the pipe."""
 EXIT_STOPPED = 130
 """128 + SIGINT, what a shell reports for a command stopped with Ctrl-C."""
+EXIT_OUTPUT_FAILED = 74
+"""EX_IOERR of sysexits.h: stdout or stderr could not be written (a full disk)."""
 
 
 def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
@@ -84,7 +88,8 @@ def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
 
     No arguments opens the desktop app; `slidelab FILE` opens FILE in it.  `program`: this
     process is the `slidelab` program (`console`), whose collector is off while the command's
-    modules load.
+    modules load.  Stdout is flushed here, where a failure to write it can be reported (what
+    fits in its buffer is otherwise only written, and found unwritable, at exit).
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     known = registry.subcommands()
@@ -94,11 +99,25 @@ def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
         from slidelab.gui.app import run_app  # Qt loads only for the desktop app
 
         return run_app(arguments[0] if arguments else None)
+    try:
+        status = _command(arguments, known, program)
+        _flush(sys.stdout)
+        return status
+    except BrokenPipeError:  # the reader left (`| head`): stop quietly, as Unix tools do
+        _discard(sys.stdout)
+        return EXIT_BROKEN_PIPE
+    except OSError as error:  # stdout's or stderr's: commands report their files' errors
+        return _output_failed(error)
+
+
+def _command(arguments: list[str], known: list[str], program: bool) -> int:
+    """Parse `arguments` and run their command; returns the exit status, after saying why
+    when the command failed."""
     if program:
         gc.disable()
     try:
         parser = build_parser(_families_needed(arguments[0], known))
-        args = parser.parse_args(arguments)
+        args = _parse(parser, arguments)
     finally:
         if program:
             gc.freeze()
@@ -121,9 +140,45 @@ def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return _stopped()
-    except BrokenPipeError:  # the reader left (`| head`): stop quietly, as Unix tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # so the final flush of stdout cannot fail again
-        return EXIT_BROKEN_PIPE
     finally:
         memory.choose_limit(None)
+
+
+def _parse(parser: argparse.ArgumentParser, arguments: list[str]) -> argparse.Namespace:
+    """`parser`'s reading of `arguments`; after the help, the version or a usage error it
+    printed, stdout is flushed before argparse exits, so that a failure to write is reported
+    as a command's is."""
+    try:
+        return parser.parse_args(arguments)
+    except SystemExit:
+        _flush(sys.stdout)
+        raise
+
+
+def _output_failed(error: OSError) -> int:
+    """Say that the output could not be written, on stderr if it can be, and leave neither
+    stdout nor stderr holding what the final flush at exit would fail to write again (it
+    would print a traceback and make the exit status 120); returns the exit status."""
+    with contextlib.suppress(OSError):  # stderr may be the stream that failed
+        print(f"slidelab: cannot write the output: {error.strerror or error}", file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            _flush(stream)  # what a stream that did not fail holds still reaches it
+        except OSError:
+            _discard(stream)
+    return EXIT_OUTPUT_FAILED
+
+
+def _flush(stream: TextIO | None) -> None:
+    """Flush `stream`; there is none when the program started with it closed."""
+    if stream is not None:
+        stream.flush()
+
+
+def _discard(stream: TextIO | None) -> None:
+    """Point `stream`'s file descriptor at /dev/null, so that what it holds cannot fail to be
+    written again."""
+    if stream is not None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)

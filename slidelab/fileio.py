@@ -4,7 +4,8 @@ Text must be UTF-8 (a leading byte-order mark is dropped); a bad byte is
 reported at its line and column, where the user can find it.  A save writes a
 temporary file next to the target, flushes it to disk and then renames it over
 the target, so a crash or a full disk never leaves half a file; saving through
-a symbolic link replaces the file it points to and keeps the link.
+a symbolic link replaces the file it points to and keeps the link.  A command refuses
+to write over a file it reads (`refuse_writing_inputs`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,14 @@ import codecs
 import contextlib
 import os
 import sys
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
 from slidelab.errors import ParseError, SlidelabError
+
+STDIN = "-"
+"""The input name that stands for standard input."""
 
 
 class FileAccessError(SlidelabError):
@@ -64,7 +69,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
 def read_input(path: str) -> tuple[str, str]:
     """The name and the text of a command's input: the file `path`, or standard input for '-'
     (its bytes, decoded as strictly as a file's)."""
-    if path == "-":
+    if path == STDIN:
         data = _read_bounded(sys.stdin.buffer, TEXT_LIMIT, "<stdin>")
         return "<stdin>", decode_text(data, "<stdin>")
     return path, read_text(path)
@@ -123,3 +128,33 @@ def _sync_directory(directory: Path) -> None:
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     """Replace `path` with `text` (UTF-8) atomically."""
     write_bytes_atomically(path, text.encode("utf-8"))
+
+
+def refuse_writing_inputs(
+    outputs: Mapping[str, str | None], inputs: Collection[str | None]
+) -> None:
+    """Raise `FileAccessError` if a file an option of `outputs` (option -> file, None when
+    not given) would write is one of the `inputs` a command reads ('-': standard input):
+    `--save` onto the problem file would replace it with the saved search.  Called before
+    the command does anything."""
+    for option, output in outputs.items():
+        if output is None:
+            continue
+        for source in inputs:
+            if source is not None and _same_file(source, output):
+                read = "the file on standard input" if source == STDIN else f"the input {source}"
+                raise FileAccessError(
+                    f"{option} {output} is {read}: writing there would destroy it; "
+                    "give another file"
+                )
+
+
+def _same_file(source: str, output: str) -> bool:
+    """Whether writing `output` would write the file `source` names: the same file when both
+    exist (through links, or other spellings of its path), else the same resolved path."""
+    try:
+        if source == STDIN:  # what descriptor 0 reads, as `read_input` does through sys.stdin
+            return os.path.samestat(os.fstat(0), os.stat(output))
+        return os.path.samefile(source, output)
+    except OSError:  # one of them missing (or standard input closed)
+        return source != STDIN and os.path.realpath(source) == os.path.realpath(output)

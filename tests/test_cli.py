@@ -1,17 +1,21 @@
-"""The command line's own duties: what a run the user stops with Ctrl-C prints and returns."""
+"""The command line's own duties: what a run the user stops with Ctrl-C, or whose output
+cannot be written, prints and returns."""
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from slidelab import cli, registry
 from slidelab.exactcover import command
+from tests.exactcover.test_dlxformat import DLX1_EXAMPLE
 from tests.fresh import printed_by
 
 
@@ -54,6 +58,56 @@ def test_a_reader_that_leaves_early_gets_no_traceback():
         executable="/bin/bash",
     )  # fmt: skip
     assert done.stdout.count("\n") == 1 and done.stderr == ""
+
+
+FULL = "/dev/full"
+"""A device whose every write fails with ENOSPC, as a full disk's does."""
+needs_full = pytest.mark.skipif(not os.path.exists(FULL), reason="no /dev/full here")
+
+
+def slidelab_run(
+    arguments: list[str],
+    *,
+    unbuffered: str = "",
+    stdout: Any = subprocess.PIPE,
+    stderr: Any = subprocess.PIPE,
+) -> subprocess.CompletedProcess[str]:
+    """`python -m slidelab arguments` in a new process writing to `stdout` and `stderr` (by
+    default captured), its stdout buffered unless `unbuffered` is "1"."""
+    return subprocess.run(
+        [sys.executable, "-m", "slidelab", *arguments], stdout=stdout, stderr=stderr,
+        text=True, check=False, env=os.environ | {"PYTHONUNBUFFERED": unbuffered},
+    )  # fmt: skip
+
+
+@needs_full
+@pytest.mark.parametrize(
+    ("arguments", "unbuffered"),
+    [
+        (["polycube", str(SOMA), "--count"], ""),  # "11520" waits in the buffer until main flushes
+        (["polycube", str(SOMA), "--count"], "1"),  # print itself fails
+        (["polycube", str(SOMA)], ""),  # 11,520 solutions fill the buffer: a write fails mid-run
+        (["--version"], ""),  # argparse prints it and exits
+    ],
+    ids=["count", "count-unbuffered", "listing", "version"],
+)
+def test_output_to_a_full_disk_is_one_line_and_status_74(arguments, unbuffered):
+    with open(FULL, "w") as full:
+        done = slidelab_run(arguments, unbuffered=unbuffered, stdout=full)
+    assert (done.returncode, done.stderr) == (
+        74,
+        "slidelab: cannot write the output: No space left on device\n",
+    )
+
+
+@needs_full
+def test_a_summary_that_cannot_be_written_leaves_the_answer_on_stdout(tmp_path):
+    """The summary line goes to stderr, here a full disk: the count still reaches stdout."""
+    problem = tmp_path / "example.dlx"
+    problem.write_text(DLX1_EXAMPLE)
+    with open(FULL, "w") as full:
+        done = slidelab_run(["dlx", str(problem), "--count"], stderr=full)
+    assert (done.returncode, done.stdout) == (74, "1\n")
 
 
 def test_every_command_takes_the_max_memory_that_the_default_budget_names(capsys):

@@ -1,10 +1,11 @@
-"""Atomic saves and file-family detection."""
+"""Atomic saves, file-family detection, and no file written over one a command reads."""
 
 from __future__ import annotations
 
 import codecs
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from slidelab.fileio import (
     read_bytes,
     read_input,
     read_text,
+    refuse_writing_inputs,
     write_text_atomically,
 )
 from slidelab.formats import UnknownFormatError, detect_family
@@ -178,3 +180,71 @@ def test_a_byte_order_mark_changes_nothing_else(data):
     except ParseError as error:
         marked = (error.line, error.column, str(error))
     assert marked == plain
+
+
+TOY = str(
+    Path(__file__).resolve().parents[1] / "resources" / "puzzles" / "dissection" / "knuth-toy.dots"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        (["dlx", "IN", "--count"], "--save"),
+        (["dlx", "IN", "--count"], "--resume"),
+        (["dlx", "IN", "--count"], "--journal"),
+        (["polycube", "IN", "--count"], "--journal"),
+        (["polycube", "IN"], "--export-xmpuzzle"),
+        (["dissect", "3", "IN", "--count"], "--journal"),
+        (["dissect", "3", TOY, "--from", "IN", "--count"], "--journal"),
+        (["antislide", "--check", "IN"], "--journal"),
+        (["slide", "IN", "--hardest"], "--journal"),
+    ],
+)
+def test_a_command_refuses_to_write_over_its_input(tmp_path, capsys, command, option):
+    """`dlx my.dlx --save my.dlx` made my.dlx a saved search: now nothing is read or written."""
+    precious = tmp_path / "input"
+    precious.write_text("precious\n")
+    arguments = [str(precious) if argument == "IN" else argument for argument in command]
+    assert main([*arguments, option, str(precious)]) == 2
+    assert capsys.readouterr().err == (
+        f"slidelab: {option} {precious} is the input {precious}: writing there would destroy "
+        "it; give another file\n"
+    )
+    assert os.listdir(tmp_path) == ["input"] and precious.read_text() == "precious\n"
+
+
+def test_the_same_file_is_found_through_links_and_other_spellings(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("input").write_text("precious\n")
+    Path("symbolic").symlink_to("input")
+    os.link("input", "hard")
+    Path("folder").mkdir()
+    for output in ("symbolic", "hard", "./input", "folder/../input", str(tmp_path / "input")):
+        with pytest.raises(FileAccessError, match=f"^--save {re.escape(output)} is the input "):
+            refuse_writing_inputs({"--save": output}, ["input"])
+    with pytest.raises(FileAccessError, match=r"^--journal \./gone is the input gone: "):
+        refuse_writing_inputs({"--journal": "./gone"}, ["gone"])  # neither exists: by path
+    Path("other").write_text("precious\n")
+    refuse_writing_inputs({"--save": "other", "--journal": None}, ["input", None, "-"])
+    refuse_writing_inputs({"--save": "new"}, ["input"])
+
+
+def test_the_file_on_standard_input_is_an_input_too(tmp_path):
+    """`slidelab dlx --save my.dlx < my.dlx`: standard input reads the file to be written."""
+    precious = tmp_path / "input"
+    precious.write_text("precious\n")
+    kept = os.dup(0)
+    reading = os.open(precious, os.O_RDONLY)
+    try:
+        os.dup2(reading, 0)
+        with pytest.raises(FileAccessError) as refused:
+            refuse_writing_inputs({"--save": str(precious)}, ["-"])
+    finally:
+        os.dup2(kept, 0)
+        os.close(kept)
+        os.close(reading)
+    assert str(refused.value) == (
+        f"--save {precious} is the file on standard input: writing there would destroy it; "
+        "give another file"
+    )

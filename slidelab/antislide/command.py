@@ -12,7 +12,7 @@ from slidelab.antislide.search import AntislideResult, solve
 from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
-from slidelab.fileio import read_text
+from slidelab.fileio import read_text, refuse_writing_inputs
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits
 from slidelab.progress import drive_in_terminal
 from slidelab.validation import check_block_range
@@ -50,6 +50,7 @@ def register(subcommands: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_writing_inputs({"--journal": args.journal}, [args.check])
     brick = tuple(args.brick)
     if args.check is not None:
         return _check(args.check, brick)

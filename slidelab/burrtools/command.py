@@ -34,7 +34,7 @@ from slidelab.disassembly.model import DIRECTION_NAMES, Move, level_text, separa
 from slidelab.errors import SlidelabError
 from slidelab.exactcover.search import solve
 from slidelab.family import SubParsers
-from slidelab.fileio import read_input
+from slidelab.fileio import read_input, refuse_writing_inputs
 from slidelab.parallel.options import jobs_of, wants_split
 from slidelab.polycube.family import SUBCOMMAND
 from slidelab.polycube.packing import solution_numbers
@@ -64,6 +64,9 @@ def extend_polycube(subcommands: SubParsers) -> None:
 
 def _route(args: argparse.Namespace, polycube_run: Command) -> int:
     """Carry out `slidelab polycube`: BurrTools files and exports here, specs by `polycube_run`."""
+    refuse_writing_inputs(
+        {"--export-xmpuzzle": args.export_xmpuzzle, "--journal": args.journal}, [args.spec]
+    )
     if args.unit_moves and not args.disassemble:
         raise SlidelabError("--unit-moves applies to --disassemble only")
     burrtools = args.spec != "-" and is_xmpuzzle(args.spec)

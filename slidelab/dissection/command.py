@@ -17,7 +17,7 @@ from slidelab.dissection.split import SplitDissection, solve_split
 from slidelab.dissection.text import Layout, batch_bytes, colour_rows
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
-from slidelab.fileio import read_input, read_text
+from slidelab.fileio import read_input, read_text, refuse_writing_inputs
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits, wants_split
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     Counts are searched in subproblems on all cores unless --min-pieces is given;
     listings only when --jobs, --scheduler or --journal asks for it (see `_split`).
     """
+    refuse_writing_inputs({"--journal": args.journal}, [args.shape, args.source])
     if args.min_pieces and wants_split(args):
         raise SlidelabError(
             "--min-pieces tries 2, 3, ... pieces in turn in one process and cannot be combined "

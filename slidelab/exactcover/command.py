@@ -14,7 +14,7 @@ from slidelab.exactcover.search import ExactCoverResult, SolutionsFound, solve
 from slidelab.exactcover.split import search_split
 from slidelab.exactcover.state import ENGINES, load_state
 from slidelab.family import SubParsers
-from slidelab.fileio import read_input
+from slidelab.fileio import read_input, refuse_writing_inputs
 from slidelab.integers import INT64_MAX
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits
 from slidelab.progress import drive_in_terminal
@@ -67,6 +67,8 @@ def register(subcommands: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    outputs = {"--save": args.save, "--resume": args.resume, "--journal": args.journal}
+    refuse_writing_inputs(outputs, [args.file])
     source, text = read_input(args.file)
     problem = parse_problem(text, source)
     if args.limit is not None and args.limit < 1:

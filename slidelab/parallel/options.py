@@ -1,4 +1,8 @@
-"""The command-line options every splittable search shares: --jobs, --scheduler, --journal."""
+"""The command-line options every splittable search shares: --jobs, --scheduler, --journal.
+
+A --scheduler address is checked as the command line is read (`scheduler_argument`), before
+any work: Dask itself finds a malformed one only when it connects.
+"""
 
 from __future__ import annotations
 
@@ -35,6 +39,43 @@ def checked_jobs(jobs: int) -> int:
     return jobs
 
 
+SCHEDULER_EXAMPLE = "tcp://10.0.0.5:8786"
+
+
+def checked_scheduler(address: str) -> str:
+    """`address` if Dask can connect to a scheduler there: [SCHEME://]HOST:PORT, SCHEME one of
+    its transports' (tcp by default).  Otherwise `SlidelabError`, as without Dask's
+    distributed package: Dask finds a malformed address only as it connects, after the search
+    has begun, and then raises ValueError without closing its client, whose clean-up waits
+    20 s at exit and prints a traceback."""
+    try:
+        from distributed.comm import get_address_host_port  # here: it takes 0.3 s to load
+    except ImportError:
+        raise SlidelabError(
+            "Dask's distributed package is not installed: pip install 'slidelab[cluster]'"
+        ) from None
+    try:
+        host, port = get_address_host_port(address)
+    except ValueError as error:  # Dask's reason: no port, an unknown scheme, ...
+        reason = str(error)
+    else:
+        if host and 0 < port < 65536:
+            return address
+        reason = f"port {port} is not from 1 to 65535" if host else "no host"
+    raise SlidelabError(
+        f"{address!r} is not a Dask scheduler's address (such as {SCHEDULER_EXAMPLE}): {reason}"
+    )
+
+
+def scheduler_argument(address: str) -> str:
+    """argparse's type of --scheduler: `checked_scheduler`, whose refusal argparse reports as
+    the option's (exit status 2)."""
+    try:
+        return checked_scheduler(address)
+    except SlidelabError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("big searches")
     group.add_argument(
@@ -46,9 +87,10 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--scheduler",
+        type=scheduler_argument,
         metavar="ADDRESS",
         help="search in subproblems on the Dask cluster whose scheduler is at ADDRESS "
-        "(e.g. tcp://10.0.0.5:8786)",
+        f"(e.g. {SCHEDULER_EXAMPLE})",
     )
     group.add_argument(
         "--journal",

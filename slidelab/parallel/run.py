@@ -42,6 +42,7 @@ from typing import Any, Protocol, TypeVar
 
 from slidelab.errors import SlidelabError
 from slidelab.parallel.journal import Journal
+from slidelab.parallel.options import checked_scheduler
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, RunStopped, drive, relay
 
@@ -152,7 +153,10 @@ def run_split(
     scheduler: str | None = None,
     journal: Journal | None = None,
 ) -> Generator[Progress, None, list[TaskResult]]:
-    """Search `job` in pieces (module doc) and return every piece's result, sorted by key."""
+    """Search `job` in pieces (module doc) and return every piece's result, sorted by key;
+    a malformed `scheduler` address is refused first (`checked_scheduler`)."""
+    if scheduler is not None:
+        checked_scheduler(scheduler)
     started = time.perf_counter()
     done = dict(journal.done) if journal is not None else {}
     results: dict[tuple[int, ...], TaskResult] = {}
@@ -367,16 +371,13 @@ def _on_dask(
     outcome: Outcome,
     progress: Callable[[], Progress],
 ) -> Generator[Progress, None, None]:
-    """Explore tasks on the Dask cluster whose scheduler listens at `scheduler`."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ClusterError(
-            "--scheduler needs Dask's distributed package: pip install 'slidelab[cluster]'"
-        ) from None
+    """Explore tasks on the Dask cluster whose scheduler listens at `scheduler` (an address
+    `checked_scheduler` accepted, so that distributed is installed)."""
+    from distributed import Client
+
     try:
         client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
-    except OSError as error:
+    except (OSError, ValueError) as error:  # ValueError: an address Dask still cannot use
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     work = _DaskWork(client, job)
     try:

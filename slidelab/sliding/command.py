@@ -10,8 +10,15 @@ from typing import Any
 
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
+from slidelab.fileio import refuse_writing_inputs
 from slidelab.memory import parse_size
-from slidelab.parallel.options import JOBS_PER_CORE, checked_jobs, default_jobs
+from slidelab.parallel.options import (
+    JOBS_PER_CORE,
+    SCHEDULER_EXAMPLE,
+    checked_jobs,
+    default_jobs,
+    scheduler_argument,
+)
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
 from slidelab.sliding.distance import GoalDistances, to_goal
@@ -87,9 +94,10 @@ def register(subcommands: SubParsers) -> None:
     )
     parser.add_argument(
         "--scheduler",
+        type=scheduler_argument,
         metavar="ADDRESS",
         help="with --hardest: search its parts on the Dask cluster whose scheduler is at "
-        "ADDRESS (e.g. tcp://10.0.0.5:8786)",
+        f"ADDRESS (e.g. {SCHEDULER_EXAMPLE})",
     )
     parser.add_argument(
         "--journal",
@@ -100,6 +108,7 @@ def register(subcommands: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_writing_inputs({"--journal": args.journal}, [args.file])
     try:
         puzzle = read_puzzle_file(args.file)
     except OSError as error:

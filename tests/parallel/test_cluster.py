@@ -6,6 +6,7 @@ import pytest
 
 from slidelab.cli import main
 from slidelab.disassembly import batch, split
+from slidelab.errors import SlidelabError
 from slidelab.exactcover.split import search_split
 from slidelab.parallel import run
 from slidelab.parallel.run import ClusterError
@@ -68,6 +69,30 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
         ClusterError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
     ):
         drive(search_split(queens(8), scheduler="tcp://127.0.0.1:9"))
+
+
+def test_an_address_dask_cannot_use_is_a_clear_error_not_a_traceback(monkeypatch):
+    """Dask raised ValueError for a malformed address as it connected, after the search began;
+    one it still cannot use is reported as one it cannot reach."""
+
+    def refused(address: str, **_options: object) -> None:
+        raise ValueError(f"cannot use {address!r}")
+
+    monkeypatch.setattr(run, "ROOT_NODES", 20)
+    monkeypatch.setattr(distributed, "Client", refused)
+    with pytest.raises(ClusterError) as caught:
+        drive(search_split(queens(8), scheduler="tcp://127.0.0.1:9"))
+    assert str(caught.value) == (
+        "cannot reach the Dask scheduler at tcp://127.0.0.1:9: cannot use 'tcp://127.0.0.1:9'"
+    )
+
+
+def test_a_malformed_address_is_refused_before_the_search_begins(monkeypatch):
+    searches = []  # the root's search starts through `relay`
+    monkeypatch.setattr(run, "relay", lambda search, report: searches.append(search))
+    with pytest.raises(SlidelabError, match=r"^'garbage' is not a Dask scheduler's address"):
+        drive(search_split(queens(8), scheduler="garbage"))
+    assert searches == []
 
 
 class _FailedFuture:
