@@ -17,7 +17,7 @@ from slidelab.dissection.split import SplitDissection, solve_split
 from slidelab.dissection.text import Layout, batch_bytes, colour_rows
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
-from slidelab.fileio import read_input, read_text, refuse_writing_inputs
+from slidelab.fileio import STDIN, read_input, refuse_writing_inputs
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits, wants_split
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
@@ -56,7 +56,7 @@ def register(subcommands: SubParsers) -> None:
         "--from",
         dest="source",
         metavar="FILE",
-        help="cut this shape (.dots, as many cells as SHAPE) instead of the square",
+        help="cut this shape (.dots, as many cells as SHAPE; - for stdin) instead of the square",
     )
     parser.add_argument(
         "--min-pieces",
@@ -135,7 +135,10 @@ def _dissection(args: argparse.Namespace) -> Dissection:
     """The problem the arguments describe, its files read and checked."""
     source = None
     if args.source is not None:
-        source = parse_region(read_text(args.source), args.source)
+        if args.source == STDIN and args.shape == STDIN:
+            raise SlidelabError("SHAPE and --from cannot both be read from standard input ('-')")
+        origin, text = read_input(args.source)
+        source = parse_region(text, origin)
     name, text = read_input(args.shape)
     target = parse_shape(text, name, None if source is None else len(source))
     pieces = 2 if args.min_pieces else args.pieces

@@ -80,6 +80,20 @@ def test_shape_from_stdin(monkeypatch, capsys):
     assert capsys.readouterr().out.startswith("3 solutions")
 
 
+def test_source_shape_from_stdin(tmp_path, monkeypatch, capsys):
+    target, source = tmp_path / "square.dots", tmp_path / "bar.dots"
+    target.write_text("**\n**\n")
+    source.write_text("****\n")
+    assert main(["dissect", "2", str(target), "--from", str(source), "--count"]) == 0
+    from_file = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"****\n")))
+    assert main(["dissect", "2", str(target), "--from", "-", "--count"]) == 0
+    assert capsys.readouterr().out == from_file == "8 solutions with 2 pieces (20 legal shifts)\n"
+    assert main(["dissect", "2", "-", "--from", "-", "--count"]) == 2
+    message = "slidelab: SHAPE and --from cannot both be read from standard input ('-')\n"
+    assert capsys.readouterr().err == message
+
+
 @pytest.mark.parametrize(
     ("text", "arguments", "message"),
     [
