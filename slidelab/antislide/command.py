@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from slidelab.antislide.document import declared_brick
 from slidelab.antislide.layers import format_packing, parse_packing
 from slidelab.antislide.model import DEFAULT_BRICK, Box, sliding_faces
 from slidelab.antislide.search import AntislideResult, solve
@@ -32,9 +33,8 @@ def register(subcommands: SubParsers) -> None:
         "--brick",
         type=int,
         nargs=3,
-        default=list(DEFAULT_BRICK),
         metavar=("A", "B", "C"),
-        help="brick size (default 2 2 1)",
+        help="brick size (default 2 2 1; with --check, the file's brick line when it has one)",
     )
     parser.add_argument("--list", action="store_true", help="print every packing")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -51,9 +51,9 @@ def register(subcommands: SubParsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     refuse_writing_inputs({"--journal": args.journal}, [args.check])
-    brick = tuple(args.brick)
     if args.check is not None:
-        return _check(args.check, brick)
+        return _check(args.check, None if args.brick is None else tuple(args.brick))
+    brick = DEFAULT_BRICK if args.brick is None else tuple(args.brick)
     if len(args.dims) != 3:
         raise SlidelabError("antislide needs the box's size L M N (or --check FILE)")
     check_block_range(args.min_blocks, args.max_blocks)
@@ -124,8 +124,17 @@ def _summary(result: AntislideResult) -> str:
     return "\n".join(lines)
 
 
-def _check(path: str, brick: tuple[int, int, int]) -> int:
-    box, bricks = parse_packing(read_text(path), brick, path)
+def _check(path: str, brick: tuple[int, int, int] | None) -> int:
+    """Say whether the packing in `path` is antisliding: its bricks are the file's brick
+    line's size, or `brick` (--brick), or 2x2x1; a brick line and --brick must agree."""
+    text = read_text(path)
+    declared = declared_brick(text, path)
+    if declared is not None and brick is not None and declared != brick:
+        raise SlidelabError(
+            f"{path}: its brick line says {'x'.join(map(str, declared))}, but --brick says "
+            f"{' '.join(map(str, brick))}"
+        )
+    box, bricks = parse_packing(text, declared or brick or DEFAULT_BRICK, path)
     labels = list(bricks)
     slides = sliding_faces(box, list(bricks.values()))
     if not slides:

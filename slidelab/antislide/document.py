@@ -40,20 +40,25 @@ def format_document(document: PackingDocument) -> str:
 
 def parse_document(text: str, source: str = "<string>") -> PackingDocument:
     """Read a packing file; errors are `ParseError`s naming the line and column."""
-    brick = DEFAULT_BRICK
+    lines = text.splitlines()
     title = ""
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped.startswith("#"):
-            break
-        found = BRICK_LINE.match(line)
-        if found:
-            brick = _brick(found, source, number)
-        elif number == 1:
-            title = stripped.lstrip("#").strip()
+    if lines and lines[0].strip().startswith("#") and not BRICK_LINE.match(lines[0]):
+        title = lines[0].strip().lstrip("#").strip()
+    brick = declared_brick(text, source) or DEFAULT_BRICK
     box, bricks = parse_packing(text, brick, source)
     ordered = sorted(bricks, key=_label_rank)  # so brick n keeps its label when labels are 1..N
     return PackingDocument(box, brick, tuple(bricks[k] for k in ordered), title)
+
+
+def declared_brick(text: str, source: str = "<string>") -> tuple[int, int, int] | None:
+    """The brick's size on the file's brick line (among the comments it begins with), if any."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip().startswith("#"):
+            break
+        found = BRICK_LINE.match(line)
+        if found:
+            return _brick(found, source, number)
+    return None
 
 
 def _brick(found: re.Match[str], source: str, number: int) -> tuple[int, int, int]:
@@ -71,13 +76,11 @@ def _brick(found: re.Match[str], source: str, number: int) -> tuple[int, int, in
 
 
 def _label_rank(token: str) -> tuple[int, int, str]:
-    """Knuth's label order (1-9, A-Z, a-z, then numbers); other tokens after, alphabetically.
+    """Knuth's label order (1-9, A-Z, a-z, then numbers: `parse_packing` takes no other).
 
     Numbers (ASCII digits) are ordered by value without converting them: by length, then
     text."""
     if token in LABELS:
         return LABELS.index(token), 0, ""
-    if re.fullmatch(DIGITS, token):
-        number = token.lstrip("0")
-        return len(LABELS), len(number), number
-    return len(LABELS) + 1, 0, token
+    number = token.lstrip("0")
+    return len(LABELS), len(number), number

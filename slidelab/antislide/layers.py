@@ -17,10 +17,13 @@ import string
 
 from slidelab.antislide.model import Box, Placement, orientations
 from slidelab.errors import ParseError
+from slidelab.integers import DIGITS
 
 LABELS = string.digits[1:] + string.ascii_uppercase + string.ascii_lowercase
 _GROUP = re.compile(r"[^\t]+?(?=\t| {2,}|$)")
 _TOKEN = re.compile(r"\S+")
+_NUMBER = re.compile(DIGITS)
+"""A label past the 61 letters and digits: brick 62 on (`label`), ASCII digits only."""
 
 
 def label(n: int) -> str:
@@ -85,6 +88,14 @@ def parse_packing(
                 )
             for k, (column, token) in enumerate(tokens):
                 if token != ".":
+                    if token not in LABELS and not _NUMBER.fullmatch(token):
+                        raise ParseError(
+                            source,
+                            number,
+                            column,
+                            f"unexpected '{token}': a cell is '.' or a brick's label "
+                            "(1-9, A-Z, a-z, then numbers)",
+                        )
                     cells.setdefault(token, []).append((i, j, k))
                     where.setdefault(token, (number, column))
     box = Box((layers, len(rows), width))

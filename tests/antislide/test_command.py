@@ -69,6 +69,34 @@ def test_check_reports_a_bad_brick_with_its_position(tmp_path):
     assert str(error.value) == f"{path}:1:1: brick 1 is not a 2x2x1 block"
 
 
+@pytest.mark.parametrize("token", ["é", "x!", "1_0", "٤", "-1"])
+def test_check_takes_only_labels_and_dots(tmp_path, token):
+    path = tmp_path / "odd.txt"
+    path.write_text(f". {token}\n. {token}\n")
+    with pytest.raises(ParseError) as error:
+        run("--check", str(path))
+    message = "a cell is '.' or a brick's label (1-9, A-Z, a-z, then numbers)"
+    assert str(error.value) == f"{path}:1:3: unexpected '{token}': {message}"
+
+
+def test_labels_past_the_letters_are_numbers(tmp_path, capsys):
+    path = tmp_path / "many.txt"
+    path.write_text("# brick 1x1x1\n62 63\n")
+    assert run("--check", str(path)) == 0
+    assert capsys.readouterr().out == "antisliding: no brick of the 2 can slide\n"
+
+
+def test_check_takes_the_brick_from_the_files_brick_line(tmp_path, capsys):
+    path = tmp_path / "unit.antislide"
+    path.write_text("# brick 1x1x1\n1 2\n3 4\n")
+    assert run("--check", str(path)) == 0
+    assert capsys.readouterr().out == "antisliding: no brick of the 4 can slide\n"
+    assert run("--check", str(path), "--brick", "1", "1", "1") == 0
+    with pytest.raises(SlidelabError) as error:
+        run("--check", str(path), "--brick", "2", "2", "1")
+    assert str(error.value) == f"{path}: its brick line says 1x1x1, but --brick says 2 2 1"
+
+
 def test_missing_dimensions_are_bad_input():
     with pytest.raises(SlidelabError):
         run("3", "3")

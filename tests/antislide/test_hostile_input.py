@@ -10,10 +10,11 @@ from slidelab.cli import main
 from slidelab.errors import ParseError
 
 
-def test_a_non_ascii_digit_label_is_a_label():
-    """'²' passes str.isdigit but int() refuses it; it is ordered after numbers, as a name."""
-    document = parse_document("# brick 2x2x1\n² ²  1 1\n² ²  1 1\n")
-    assert document.bricks == (Placement((1, 0, 0), (1, 2, 2)), Placement((0, 0, 0), (1, 2, 2)))
+def test_a_non_ascii_digit_is_not_a_label():
+    """'²' passes str.isdigit but int() refuses it: labels are 1-9, A-Z, a-z, then numbers."""
+    with pytest.raises(ParseError) as error:
+        parse_document("# brick 2x2x1\n² ²  1 1\n² ²  1 1\n", "p.antislide")
+    assert str(error.value).startswith("p.antislide:2:1: unexpected '²'")
 
 
 def test_numbered_labels_keep_their_order_at_any_length():
