@@ -167,3 +167,21 @@ def test_ctrl_c_while_the_program_loads_a_command_says_the_run_stopped(monkeypat
     assert program_status(monkeypatch, ["dlx", "-"]) == 130
     assert capsys.readouterr().err == "slidelab: stopped\n"
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "value"),
+    [
+        (["antislide", "1_0", "1", "1"], "1_0"),
+        (["antislide", "\u0664", "4", "4"], "\u0664"),
+        (["dissect", "--count", "\u0663", "toy.dots"], "\u0663"),
+        (["slide", "p.slide", "--jobs", " 1"], " 1"),
+        (["dlx", "p.dlx", "--limit", "1" * 31], "1" * 31),
+    ],
+)
+def test_whole_number_options_take_ascii_digits_only(capsys, arguments, value):
+    """int() would read '1_0' as 10 and Arabic-Indic digits as theirs."""
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(arguments)
+    assert stopped.value.code == 2
+    assert f"not a whole number in digits 0-9: {value!r}" in capsys.readouterr().err

@@ -16,7 +16,7 @@ from slidelab.family import SubParsers
 from slidelab.fileio import read_text, refuse_writing_inputs
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits
 from slidelab.progress import drive_in_terminal
-from slidelab.validation import check_block_range
+from slidelab.validation import check_block_range, whole_argument
 
 EXIT_OK, EXIT_SLIDES = 0, 1
 
@@ -28,18 +28,22 @@ def register(subcommands: SubParsers) -> None:
         description="Pack bricks into an L x M x N box so that no brick can slide, and list "
         "every packing once up to the symmetries of the box (Knuth's ANTISLIDE3).",
     )
-    parser.add_argument("dims", type=int, nargs="*", metavar="L M N", help="the box's size")
+    parser.add_argument(
+        "dims", type=whole_argument, nargs="*", metavar="L M N", help="the box's size"
+    )
     parser.add_argument(
         "--brick",
-        type=int,
+        type=whole_argument,
         nargs=3,
         metavar=("A", "B", "C"),
         help="brick size (default 2 2 1; with --check, the file's brick line when it has one)",
     )
     parser.add_argument("--list", action="store_true", help="print every packing")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--min-blocks", type=int, default=0, metavar="K", help="at least K bricks")
-    parser.add_argument("--max-blocks", type=int, metavar="K", help="at most K bricks")
+    parser.add_argument(
+        "--min-blocks", type=whole_argument, default=0, metavar="K", help="at least K bricks"
+    )
+    parser.add_argument("--max-blocks", type=whole_argument, metavar="K", help="at most K bricks")
     parser.add_argument(
         "--check",
         metavar="FILE",

@@ -21,6 +21,7 @@ from slidelab.fileio import STDIN, read_input, refuse_writing_inputs
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits, wants_split
 from slidelab.progress import drive_in_terminal
 from slidelab.runs import Progress
+from slidelab.validation import whole_argument
 from slidelab.wording import numbered
 
 EXIT_FOUND, EXIT_NONE = 0, 1
@@ -45,7 +46,9 @@ def register(subcommands: SubParsers) -> None:
         "colour's map as shift~orientation. Pieces need not be connected, and a colour may "
         "be left unused, as in the seed.",
     )
-    parser.add_argument("pieces", type=int, metavar="D", help="the number of pieces (2-16)")
+    parser.add_argument(
+        "pieces", type=whole_argument, metavar="D", help="the number of pieces (2-16)"
+    )
     parser.add_argument("shape", metavar="SHAPE", help="the target shape (.dots; - for stdin)")
     parser.add_argument("--count", action="store_true", help="only count the solutions")
     parser.add_argument("--connected", action="store_true", help="every piece is 4-connected")

@@ -18,7 +18,7 @@ from slidelab.fileio import read_input, refuse_writing_inputs
 from slidelab.integers import INT64_MAX
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, splits
 from slidelab.progress import drive_in_terminal
-from slidelab.validation import check_seconds
+from slidelab.validation import check_seconds, whole_argument
 from slidelab.wording import numbered
 
 EXIT_FOUND, EXIT_NONE = 0, 1
@@ -35,9 +35,9 @@ def register(subcommands: SubParsers) -> None:
     parser.add_argument("file", nargs="?", default="-", help="problem file (default: stdin)")
     parser.add_argument("--count", action="store_true", help="print only how many solutions")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--limit", type=int, metavar="N", help="stop after N solutions")
+    parser.add_argument("--limit", type=whole_argument, metavar="N", help="stop after N solutions")
     parser.add_argument(
-        "--seed", type=int, metavar="S", help="explore in a random order seeded by S"
+        "--seed", type=whole_argument, metavar="S", help="explore in a random order seeded by S"
     )
     parser.add_argument(
         "--engine",

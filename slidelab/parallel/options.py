@@ -10,6 +10,7 @@ import argparse
 import os
 
 from slidelab.errors import SlidelabError
+from slidelab.validation import whole_argument
 
 
 def default_jobs() -> int:
@@ -80,7 +81,7 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("big searches")
     group.add_argument(
         "--jobs",
-        type=int,
+        type=whole_argument,
         metavar="N",
         help=f"search in subproblems on N local processes, at most {JOBS_PER_CORE} per core "
         f"(default: all {default_jobs()} cores)",

@@ -34,6 +34,7 @@ from slidelab.sliding.search import (
 )
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_configuration, read_puzzle_file
+from slidelab.validation import whole_argument
 from slidelab.wording import numbered
 
 EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_LIMITED = 0, 1, 3
@@ -53,7 +54,7 @@ def register(subcommands: SubParsers) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument(
         "--style",
-        type=int,
+        type=whole_argument,
         default=0,
         choices=[style.number for style in MoveStyle.ALL],
         metavar="S",
@@ -79,13 +80,13 @@ def register(subcommands: SubParsers) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--max-states",
-        type=int,
+        type=whole_argument,
         metavar="N",
         help="stop after N configurations (default: what fits in memory)",
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=whole_argument,
         default=default_jobs(),
         metavar="N",
         help="threads expanding each big layer of the search; with --hardest, processes "
