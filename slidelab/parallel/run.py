@@ -379,6 +379,11 @@ def _on_dask(
         client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, ValueError) as error:  # ValueError: an address Dask still cannot use
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    except Exception as error:  # something else answers there: its bytes read as a huge frame
+        raise ClusterError(
+            f"the server at {scheduler} does not answer as a Dask scheduler "
+            f"({type(error).__name__})"
+        ) from None
     work = _DaskWork(client, job)
     try:
         yield from _drain(

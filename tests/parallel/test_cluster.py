@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
+
 import pytest
 
 from slidelab.cli import main
@@ -84,6 +88,31 @@ def test_an_address_dask_cannot_use_is_a_clear_error_not_a_traceback(monkeypatch
         drive(search_split(queens(8), scheduler="tcp://127.0.0.1:9"))
     assert str(caught.value) == (
         "cannot reach the Dask scheduler at tcp://127.0.0.1:9: cannot use 'tcp://127.0.0.1:9'"
+    )
+
+
+def test_a_server_that_is_not_a_scheduler_is_a_clear_error(monkeypatch):
+    """An HTTP server's reply read as a Dask frame asked for 3 EiB (a traceback before)."""
+
+    def answer(server: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = server.accept()
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+                connection.close()
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    threading.Thread(target=answer, args=(server,), daemon=True).start()
+    monkeypatch.setattr(run, "ROOT_NODES", 20)
+    monkeypatch.setattr(run, "CONNECT_SECONDS", 2)
+    try:
+        with pytest.raises(ClusterError) as caught:
+            drive(search_split(queens(8), scheduler=f"tcp://127.0.0.1:{port}"))
+    finally:
+        server.close()
+    assert str(caught.value).startswith(
+        f"the server at tcp://127.0.0.1:{port} does not answer as a Dask scheduler ("
     )
 
 
