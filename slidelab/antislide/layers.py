@@ -93,7 +93,7 @@ def parse_packing(
                             source,
                             number,
                             column,
-                            f"unexpected '{token}': a cell is '.' or a brick's label "
+                            f"unexpected {token!r}: a cell is '.' or a brick's label "
                             "(1-9, A-Z, a-z, then numbers)",
                         )
                     cells.setdefault(token, []).append((i, j, k))

@@ -40,7 +40,7 @@ def parse_voxels(
             if colour_of is None:
                 raise XmpuzzleError(
                     source, where,
-                    f"colour digit '{char}' at position {position} does not follow '#' or '+'",
+                    f"colour digit {char!r} at position {position} does not follow '#' or '+'",
                 )  # fmt: skip
             voxel = voxels[colour_of]
             colour = voxel.colour * 10 + int(char)

@@ -120,7 +120,7 @@ def _piece_line(
     for offset, char in enumerate(name):
         if char in "|:*":
             raise ParseError(
-                source, number, start + offset + 1, f"illegal character '{char}' in piece name"
+                source, number, start + offset + 1, f"illegal character {char!r} in piece name"
             )
     if not name or len(name) > MAX_NAME:
         raise ParseError(
@@ -172,7 +172,7 @@ def _digit_set(source: str, number: int, line: str, position: int) -> tuple[list
     if line[position] != "[":
         value = _VALUE.get(line[position])
         if value is None:
-            raise ParseError(source, number, position + 1, f"illegal digit '{line[position]}'")
+            raise ParseError(source, number, position + 1, f"illegal digit {line[position]!r}")
         return [value], position + 1
     values: set[int] = set()
     low = last = -1  # low: start of a pending range; last: the digit just read, if any
@@ -190,7 +190,7 @@ def _digit_set(source: str, number: int, line: str, position: int) -> tuple[list
         else:
             value = _VALUE.get(char)
             if value is None:
-                raise ParseError(source, number, position + 1, f"illegal bracketed digit '{char}'")
+                raise ParseError(source, number, position + 1, f"illegal bracketed digit {char!r}")
             if low < 0:
                 values.add(value)
                 last = value

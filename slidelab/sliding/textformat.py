@@ -168,7 +168,7 @@ def _parse_kind(reader: _Reader, line: _Line, cols: int) -> PieceKind:
             raise reader.error(
                 line.number,
                 pattern_col + offset,
-                f"bad character '{char}' in the pattern of piece {name}",
+                f"bad character {char!r} in the pattern of piece {name}",
             )
         if char == "1":
             cells.add((row, col))
@@ -231,7 +231,7 @@ def _scan_configuration(
             )
         elif char in KIND_NAMES:
             if char not in kinds:
-                raise reader.error(line.number, column, f"unknown piece '{char}'")
+                raise reader.error(line.number, column, f"unknown piece {char!r}")
             covered = kinds[char].cells_at(cell)
             where_text = f"piece {char} at row {cell[0]}, column {cell[1]}"
             if any(not (0 <= r < rows and 0 <= c < cols) for r, c in covered):
@@ -243,7 +243,7 @@ def _scan_configuration(
             scan.placements.append(Placement(char, *cell))
         else:
             raise reader.error(
-                line.number, column, f"unexpected character '{char}' in the {where} line"
+                line.number, column, f"unexpected character {char!r} in the {where} line"
             )
         filled.update(covered)
         for c in covered:

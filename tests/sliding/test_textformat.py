@@ -100,6 +100,7 @@ ERRORS = [
     ("", 1, 1, "empty file: expected the board size as 'ROWS x COLUMNS'"),
     ("2 x 2\ng = 1\n1\n01\n", 2, 1, "bad piece name 'g': use 1-9 or a-f"),
     ("2 x 2\n1 = 12\n1\n01\n", 2, 6, "bad character '2' in the pattern of piece 1"),
+    ("2 x 2\n1 = 1\x001\n1\n01\n", 2, 6, "bad character '\\x00' in the pattern of piece 1"),
     ("2 x 2\n1 = 00/0\n1\n01\n", 2, 5, "piece 1 is empty"),
     (
         "1 x 2\n1 = 1 x\n1\n01\n",
