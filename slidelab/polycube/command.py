@@ -12,7 +12,13 @@ from slidelab.exactcover.split import search_split
 from slidelab.family import SubParsers
 from slidelab.fileio import read_input
 from slidelab.parallel.options import add_parallel_arguments, jobs_of, wants_split
-from slidelab.polycube.packing import Packing, format_dlx, packing_steps, solution_numbers
+from slidelab.polycube.packing import (
+    Packing,
+    PieceFitsNowhereError,
+    format_dlx,
+    packing_steps,
+    solution_numbers,
+)
 from slidelab.polycube.spec import cell_name, parse_spec
 from slidelab.polycube.symmetry import DistinctCount, search_distinct
 from slidelab.progress import drive_in_terminal
@@ -59,10 +65,10 @@ def run(args: argparse.Namespace) -> int:
     if args.dlx:  # as the seed writes it, even for a piece that fits nowhere
         sys.stdout.write(format_dlx(packing, echo=text))
         return EXIT_FOUND
-    for piece in packing.homeless():
-        raise ParseError(
-            source, max(piece.line, 1), 1, f"piece {piece.name} fits nowhere in the box"
-        )
+    try:
+        packing.require_homes()
+    except PieceFitsNowhereError as error:
+        raise ParseError(source, max(error.piece.line, 1), 1, str(error)) from None
     summary = _summary(packing)
     if args.distinct and wants_split(args):
         raise SlidelabError(

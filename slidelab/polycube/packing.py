@@ -14,6 +14,7 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
+from slidelab.errors import SlidelabError
 from slidelab.exactcover.dlxformat import format_problem
 from slidelab.exactcover.problem import Problem
 from slidelab.exactcover.search import solve
@@ -57,10 +58,21 @@ class Packing:
         chosen = [self.placements[k] for k in solution]
         return tuple(sorted(chosen, key=lambda p: (order[p.piece], p.cells)))
 
-    def homeless(self) -> tuple[PieceSpec, ...]:
-        """The pieces without a placement in the box: with any, no packing exists."""
+    def require_homes(self) -> None:
+        """Refuse (`PieceFitsNowhereError`) a packing with a piece that has no placement in the
+        box: no packing can exist, and saying why beats counting none."""
         placed = {p.piece for p in self.placements}
-        return tuple(piece for piece in self.spec.pieces if piece.name not in placed)
+        for piece in self.spec.pieces:
+            if piece.name not in placed:
+                raise PieceFitsNowhereError(piece)
+
+
+class PieceFitsNowhereError(SlidelabError):
+    """A piece of the spec has no placement in its box."""
+
+    def __init__(self, piece: PieceSpec) -> None:
+        self.piece = piece
+        super().__init__(f"piece {piece.name} fits nowhere in the box")
 
 
 def base_shapes(piece: PieceSpec, with_mirror: bool = False) -> list[Shape]:

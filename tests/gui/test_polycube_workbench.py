@@ -206,6 +206,27 @@ def test_a_box_the_pieces_cannot_fill_is_flagged_before_solve(
     assert bench.solve_button.isEnabled() and bench.problem_text.text() == ""
 
 
+def test_a_piece_that_fits_nowhere_is_named_when_solve_is_pressed(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cells add up, but the 1 x 4 piece has no place in the 3 x 3 x 1 box: the run says
+    so instead of counting no solution (--distinct crashed on it)."""
+    path = tmp_path / "long.pcube"
+    path.write_text("[0-2][0-2]0\nI 000 100 200 300\nV 000 100 010\nD 000 100\n")
+    assert window.open_path(str(path))
+    bench = window.by_family["polycube"]
+    warnings: list[str] = []
+    monkeypatch.setattr(
+        workbench.QMessageBox, "warning", lambda _parent, _title, text: warnings.append(text)
+    )
+    bench.distinct.setChecked(True)
+    bench.pages.setCurrentIndex(2)
+    with qtbot.waitSignal(window.runner.failed, timeout=30_000):
+        qtbot.mouseClick(bench.solve_button, LEFT)
+    assert warnings == ["piece I fits nowhere in the box"]
+    assert not bench.running and bench.solve_button.isEnabled()
+
+
 def test_a_new_piece_is_selected_and_scrolled_to(window: MainWindow, qtbot: QtBot) -> None:
     bench = window.by_family["polycube"]
     window.open_library(bench, "soma.pcube")

@@ -670,6 +670,7 @@ class PolycubeWorkbench(RunningWorkbench[PackedSolutions]):
                 packing = yield from burr_packing_steps(puzzle, index, source)
             else:
                 packing = yield from packing_steps(spec, mirror)
+                packing.require_homes()
             return (
                 yield from translate(
                     searched(packing), lambda batch: PackedSolutions(batch.solutions, packing)
