@@ -74,7 +74,9 @@ def register(subcommands: SubParsers) -> None:
         "--max-states",
         type=int,
         metavar="N",
-        help="stop after N configurations (default: what fits in memory)",
+        help="stop after N configurations; with --hardest, at a part of more than N placements "
+        "(a part: placements that moves cannot leave, searched whole) (default: what fits in "
+        "memory)",
     )
     parser.add_argument(
         "--jobs",
@@ -82,8 +84,8 @@ def register(subcommands: SubParsers) -> None:
         default=default_jobs(),
         metavar="N",
         help="threads expanding each big layer of the search; with --hardest, processes "
-        f"searching its parts; at most {JOBS_PER_CORE} per core (default: every core, "
-        "%(default)s here)",
+        f"searching its parts, sharing --max-memory; at most {JOBS_PER_CORE} per core "
+        "(default: every core, %(default)s here)",
     )
     parser.add_argument(
         "--scheduler",
@@ -165,24 +167,32 @@ def _hardest(
     scheduler: str | None,
     journal: str | None,
 ) -> Generator[Progress, None, HardestStarts]:
-    """`hardest_starts` called as the other searches are: each process holds one batch of
-    parts at a time, bounded by --max-states."""
-    if max_memory is not None:
-        raise SlidelabError("--hardest is bounded by --max-states, not --max-memory")
+    """`hardest_starts` called as the other searches are."""
     return hardest_starts(
-        puzzle, style, max_states=max_states, jobs=jobs, scheduler=scheduler, journal=journal
+        puzzle,
+        style,
+        max_states=max_states,
+        max_memory=max_memory,
+        jobs=jobs,
+        scheduler=scheduler,
+        journal=journal,
     )
 
 
 def _as_json(puzzle: Puzzle, outcome: Outcome) -> dict[str, Any]:
     if isinstance(outcome, HardestStarts):
-        return {
-            "style": outcome.style.number,
+        counts: dict[str, int | None] = {
             "placements": outcome.placements,
             "components": outcome.components,
             "can_reach": outcome.can_reach,
             "hardest_distance": outcome.hardest_distance,
             "hardest_count": outcome.hardest_count,
+        }
+        if outcome.limit_message:  # a stopped run decides nothing: its counts are unknown
+            counts = dict.fromkeys(counts)
+        return {
+            "style": outcome.style.number,
+            **counts,
             "hardest": [_shorthand(puzzle, c) for c in outcome.hardest],
             "limit": outcome.limit_message,
         }
