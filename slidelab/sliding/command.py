@@ -96,7 +96,8 @@ def register(subcommands: SubParsers) -> None:
     parser.add_argument(
         "--journal",
         metavar="FILE",
-        help="with --hardest: record every part searched in FILE; rerunning with it skips them",
+        help="with --hardest: record every part searched in FILE; rerunning with it skips them "
+        "(with --all-styles, each style in its own file: FILE.style0 to FILE.style5)",
     )
     parser.set_defaults(run=run)
 
@@ -117,7 +118,12 @@ def run(args: argparse.Namespace) -> int:
         if args.analyze
         else to_goal
         if args.to_goal
-        else partial(_hardest, scheduler=args.scheduler, journal=args.journal)
+        else partial(
+            _hardest,
+            scheduler=args.scheduler,
+            journal=args.journal,
+            journal_per_style=args.all_styles,
+        )
         if args.hardest
         else solve
     )
@@ -166,8 +172,13 @@ def _hardest(
     jobs: int,
     scheduler: str | None,
     journal: str | None,
+    journal_per_style: bool,
 ) -> Generator[Progress, None, HardestStarts]:
-    """`hardest_starts` called as the other searches are."""
+    """`hardest_starts` called as the other searches are; with `journal_per_style` (a run
+    of every style) each style has a journal of its own, `journal`.styleS: a journal
+    records the parts of one search."""
+    if journal is not None and journal_per_style:
+        journal = f"{journal}.style{style.number}"
     return hardest_starts(
         puzzle,
         style,

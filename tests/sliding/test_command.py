@@ -288,3 +288,22 @@ def test_hardest_max_states_bounds_each_part_for_every_jobs(
     runs = hardest_runs(capsys, monkeypatch, str(path), "--max-states", limit)
     assert runs[0] == runs[1] == runs[2]
     assert (runs[0][0], runs[0][1].splitlines()[1], runs[0][2]) == (status, line, "")
+
+
+def test_hardest_all_styles_keeps_a_journal_per_style(capsys, tmp_path):
+    path = tmp_path / "five.slide"
+    path.write_text(shipped_text("sliding", "five-puzzle-2x3.slide"))
+    journal = tmp_path / "five.journal"
+    command = ["slide", str(path), "--all-styles", "--hardest", "--journal", str(journal)]
+    assert main(command) == 0
+    first = capsys.readouterr()
+    assert first.out.splitlines()[0] == (
+        "style 0: 720 placements in 2 components, 360 can reach the goal; the hardest are "
+        "21 moves from it (1 placement)"
+    )
+    assert first.err == ""
+    assert sorted(p.name for p in tmp_path.glob("five.journal*")) == [
+        f"five.journal.style{s}" for s in range(6)
+    ]
+    assert main(command) == 0  # resumed: each style from its own journal
+    assert capsys.readouterr() == first
