@@ -112,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
     checked_jobs(args.jobs)
     if not args.hardest and (args.scheduler is not None or args.journal is not None):
         raise SlidelabError("--scheduler and --journal split the search of --hardest only")
+    if args.journal == "":
+        raise SlidelabError("--journal needs the name of a file")
     max_memory = None if args.max_memory is None else parse_size(args.max_memory)
     search: Callable[..., Generator[Progress, None, Outcome]] = (
         analyze

@@ -11,6 +11,7 @@ import pytest
 from slidelab.cli import main
 from slidelab.library import shipped_text
 from slidelab.parallel import run
+from slidelab.sliding import command
 from slidelab.sliding.reference import reference_hardest, reference_to_goal
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_configuration, parse_puzzle
@@ -307,3 +308,25 @@ def test_hardest_all_styles_keeps_a_journal_per_style(capsys, tmp_path):
     ]
     assert main(command) == 0  # resumed: each style from its own journal
     assert capsys.readouterr() == first
+
+
+def test_hardest_refuses_an_empty_journal_name(capsys, silly):
+    assert main(["slide", silly, "--hardest", "--journal", ""]) == 2
+    assert capsys.readouterr().err == "slidelab: --journal needs the name of a file\n"
+
+
+@pytest.mark.parametrize("what", [[], ["--hardest"], ["--analyze"]])
+def test_all_styles_refuses_a_style_it_cannot_run_before_running_any(
+    capsys, monkeypatch, tmp_path, what
+):
+    def searched(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a style was searched")
+
+    for name in ("solve", "analyze", "hardest_starts"):
+        monkeypatch.setattr(command, name, searched)
+    path = tmp_path / "many.slide"
+    path.write_text("8 x 9 many\n1 = 1\n" + "1" * 64 + "\n0" + "1" * 64 + "\n")
+    assert main(["slide", str(path), "--all-styles", *what]) == 2
+    assert capsys.readouterr().err == (
+        "slidelab: styles 3-5 handle at most 63 pieces; this puzzle has 64\n"
+    )
