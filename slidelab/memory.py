@@ -11,6 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+try:
+    import resource
+except ImportError:  # not on Unix: no address-space limit to read
+    resource = None  # type: ignore[assignment]
+
 from slidelab.errors import SearchLimitError
 from slidelab.validation import OptionValueError
 
@@ -45,6 +50,16 @@ class MemoryBudget:
             limit,
             f"the default memory budget ({DEFAULT_SHARE:.0%} of the available memory, "
             f"{mebibytes(limit)}; set it with --max-memory)",
+        )
+
+    def shared(self, processes: int) -> MemoryBudget:
+        """An even share of this budget for each of `processes` processes (this one if one)."""
+        if processes == 1:
+            return self
+        share = self.limit // processes
+        return MemoryBudget(
+            share,
+            f"{mebibytes(share)}, the share of each of {processes} processes in {self.source}",
         )
 
     def check(self, needed: int, what: str) -> None:
@@ -89,12 +104,35 @@ def parse_size(text: str) -> int:
 
 
 def available_memory() -> int:
-    """Bytes of memory available to this process (MemAvailable on Linux)."""
+    """Bytes of memory available to this process: the system's (MemAvailable on Linux), and
+    no more than its address-space limit (`ulimit -v`) leaves it, past which allocations
+    fail however much memory is free."""
+    available = FALLBACK_AVAILABLE
     try:
         with open("/proc/meminfo", encoding="ascii") as meminfo:
             for line in meminfo:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                    available = int(line.split()[1]) * 1024
+                    break
     except OSError:
         pass
-    return FALLBACK_AVAILABLE
+    left = _address_space_left()
+    return available if left is None else min(available, left)
+
+
+def _address_space_left() -> int | None:
+    """Bytes this process may still map under its soft RLIMIT_AS (less what it maps now,
+    its VmSize on Linux), or None when it has no such limit."""
+    if resource is None:
+        return None
+    limit, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if limit == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return max(0, limit - int(line.split()[1]) * 1024)
+    except OSError:
+        pass
+    return limit

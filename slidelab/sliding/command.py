@@ -82,7 +82,9 @@ def register(subcommands: SubParsers) -> None:
         "--max-states",
         type=whole_argument,
         metavar="N",
-        help="stop after N configurations (default: what fits in memory)",
+        help="stop after N configurations; with --hardest, at a part of more than N placements "
+        "(a part: placements that moves cannot leave, searched whole) (default: what fits in "
+        "memory)",
     )
     parser.add_argument(
         "--jobs",
@@ -90,8 +92,8 @@ def register(subcommands: SubParsers) -> None:
         default=default_jobs(),
         metavar="N",
         help="threads expanding each big layer of the search; with --hardest, processes "
-        f"searching its parts; at most {JOBS_PER_CORE} per core (default: every core, "
-        "%(default)s here)",
+        f"searching its parts, sharing --max-memory; at most {JOBS_PER_CORE} per core "
+        "(default: every core, %(default)s here)",
     )
     parser.add_argument(
         "--scheduler",
@@ -103,7 +105,8 @@ def register(subcommands: SubParsers) -> None:
     parser.add_argument(
         "--journal",
         metavar="FILE",
-        help="with --hardest: record every part searched in FILE; rerunning with it skips them",
+        help="with --hardest: record every part searched in FILE; rerunning with it skips them "
+        "(with --all-styles, each style in its own file: FILE.style0 to FILE.style5)",
     )
     parser.set_defaults(run=run)
 
@@ -119,13 +122,20 @@ def run(args: argparse.Namespace) -> int:
     checked_jobs(args.jobs)
     if not args.hardest and (args.scheduler is not None or args.journal is not None):
         raise SlidelabError("--scheduler and --journal split the search of --hardest only")
+    if args.journal == "":
+        raise SlidelabError("--journal needs the name of a file")
     max_memory = None if args.max_memory is None else parse_size(args.max_memory)
     search: Callable[..., Generator[Progress, None, Outcome]] = (
         analyze
         if args.analyze
         else to_goal
         if args.to_goal
-        else partial(_hardest, scheduler=args.scheduler, journal=args.journal)
+        else partial(
+            _hardest,
+            scheduler=args.scheduler,
+            journal=args.journal,
+            journal_per_style=args.all_styles,
+        )
         if args.hardest
         else solve
     )
@@ -174,25 +184,38 @@ def _hardest(
     jobs: int,
     scheduler: str | None,
     journal: str | None,
+    journal_per_style: bool,
 ) -> Generator[Progress, None, HardestStarts]:
-    """`hardest_starts` called as the other searches are: each process holds one batch of
-    parts at a time, bounded by --max-states."""
-    if max_memory is not None:
-        raise SlidelabError("--hardest is bounded by --max-states, not --max-memory")
+    """`hardest_starts` called as the other searches are; with `journal_per_style` (a run
+    of every style) each style has a journal of its own, `journal`.styleS: a journal
+    records the parts of one search."""
+    if journal is not None and journal_per_style:
+        journal = f"{journal}.style{style.number}"
     return hardest_starts(
-        puzzle, style, max_states=max_states, jobs=jobs, scheduler=scheduler, journal=journal
+        puzzle,
+        style,
+        max_states=max_states,
+        max_memory=max_memory,
+        jobs=jobs,
+        scheduler=scheduler,
+        journal=journal,
     )
 
 
 def _as_json(puzzle: Puzzle, outcome: Outcome) -> dict[str, Any]:
     if isinstance(outcome, HardestStarts):
-        return {
-            "style": outcome.style.number,
+        counts: dict[str, int | None] = {
             "placements": outcome.placements,
             "components": outcome.components,
             "can_reach": outcome.can_reach,
             "hardest_distance": outcome.hardest_distance,
             "hardest_count": outcome.hardest_count,
+        }
+        if outcome.limit_message:  # a stopped run decides nothing: its counts are unknown
+            counts = dict.fromkeys(counts)
+        return {
+            "style": outcome.style.number,
+            **counts,
             "hardest": [_shorthand(puzzle, c) for c in outcome.hardest],
             "limit": outcome.limit_message,
         }

@@ -11,6 +11,14 @@ an open-addressing table, its moves become compressed rows of a graph, and its
 components and distances are found on that graph.  Parts are also the subproblems of
 a split run (`slidelab.parallel.run`): on local processes, a Dask cluster, or with a
 journal that a rerun resumes from.
+
+A part is searched whole, so the limits (`search.Limits`) are a part's: one of more than
+`max_states` placements, or whose search would hold more than the memory budget, stops the
+run.  A batch of several parts holds at most `BATCH` placements and never more than
+`max_states`, and is searched one part at a time if it does not fit in memory, so only a
+part too big by itself stops a run, however its parts are batched or spread over
+processes.  A stop is raised (`SearchLimitError`), never recorded in a journal: a rerun
+with other limits resumes from the parts that were finished.
 """
 
 from __future__ import annotations
@@ -26,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from slidelab.errors import SlidelabError
+from slidelab.errors import SearchLimitError, SlidelabError
+from slidelab.memory import MemoryBudget, MemoryBudgetError, chosen_limit, mebibytes
 from slidelab.parallel.run import SPLIT_RULES, run_journaled
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress
@@ -34,12 +43,13 @@ from slidelab.sliding import graph_kernels
 from slidelab.sliding.distance import goal_indices, to_goal
 from slidelab.sliding.encoding import Tables, build_tables
 from slidelab.sliding.model import Axis, Configuration, Goal, PieceKind, Placement, Puzzle
-from slidelab.sliding.search import STATE_CAPACITY, check_style, successors
+from slidelab.sliding.search import Limits, check_style, successors
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_puzzle
 
 BATCH = 1 << 18
-"""Placements gathered (whole parts at a time) before a batch is searched."""
+"""Placements gathered (whole parts at a time) before a batch is searched; a batch of several
+parts holds no more."""
 
 CODE_CHUNK = 1 << 16
 """Placements coded per kernel call."""
@@ -75,6 +85,8 @@ class HardestStarts:
     hardest: tuple[Configuration, ...]
     """The first `HARDEST_SHOWN` hardest placements, in order of their codes."""
     limit_message: str | None = None
+    """Why the run stopped before its end (a part past a limit); it then decides nothing:
+    its counts are 0 and it lists no placement."""
 
 
 @dataclass(frozen=True)
@@ -98,8 +110,6 @@ class _Findings:
     hardest_count: int = 0
     hardest: tuple[tuple[int, ...], ...] = ()
     """The smallest codes (as words) among the hardest, at most `HARDEST_SHOWN`."""
-    over_limit: int = 0
-    """Placements a batch held past --max-states (0: none); the search stopped there."""
 
     def add(self, other: _Findings) -> _Findings:
         farthest = max(self.farthest, other.farthest)
@@ -111,7 +121,6 @@ class _Findings:
             farthest,
             sum(f.hardest_count for f in tied),
             tuple(sorted(code for f in tied for code in f.hardest)[:HARDEST_SHOWN]),
-            self.over_limit or other.over_limit,
         )
 
     def payload(self) -> dict[str, object]:
@@ -123,7 +132,6 @@ class _Findings:
             "farthest": self.farthest,
             "hardest_count": self.hardest_count,
             "hardest": [list(code) for code in self.hardest],
-            "over_limit": self.over_limit,
         }
 
     @classmethod
@@ -135,7 +143,6 @@ class _Findings:
             payload["farthest"],
             payload["hardest_count"],
             tuple(tuple(code) for code in payload["hardest"]),
-            payload["over_limit"],
         )
 
 
@@ -169,29 +176,48 @@ def hardest_starts(
     style: MoveStyle,
     *,
     max_states: int | None = None,
+    max_memory: int | None = None,
     jobs: int = 1,
     scheduler: str | None = None,
     journal: str | None = None,
 ) -> Generator[Progress, None, HardestStarts]:
     """Search every placement of `puzzle`'s pieces for the ones farthest from its goal: here,
     or split by parts over `jobs` processes, a Dask cluster at `scheduler`, or with the
-    `journal` file recording finished parts."""
+    `journal` file recording finished parts.  A part of more than `max_states` placements,
+    or whose search would hold more than `max_memory` bytes (default: `MemoryBudget.of`;
+    local processes share it), stops the run, with a message."""
     check_style(puzzle, style)
-    limit = STATE_CAPACITY if max_states is None else max_states
-    if jobs > 1 or scheduler is not None or journal is not None:
-        job = HardestJob(puzzle, style, limit, MAX_PARTS)
-        results, _ = yield from run_journaled(
-            job, jobs=jobs, scheduler=scheduler, journal=journal, what="hardest start"
-        )
-        found = _Findings()
-        for result in results:
-            found = found.add(_Findings.from_payload(result.payload))
-    else:
-        parts = _parts_of(puzzle, MAX_PARTS)
-        searched = yield from _search_parts(parts, style, range(parts.count), limit)
-        assert searched is not None  # no budget: every part is searched
-        found = searched
-    return _result(build_tables(puzzle), style, found, limit)
+    try:
+        if jobs > 1 or scheduler is not None or journal is not None:
+            budget = _process_budget(max_memory, jobs, scheduler)
+            job = HardestJob(puzzle, style, max_states, budget, MAX_PARTS)
+            results, _ = yield from run_journaled(
+                job, jobs=jobs, scheduler=scheduler, journal=journal, what="hardest start"
+            )
+            found = _Findings()
+            for result in results:
+                found = found.add(_Findings.from_payload(result.payload))
+        else:
+            parts = _parts_of(puzzle, MAX_PARTS)
+            limits = Limits.of(max_states, max_memory)
+            searched = yield from _search_parts(parts, style, range(parts.count), limits)
+            assert searched is not None  # no budget: every part is searched
+            found = searched
+    except SearchLimitError as stop:
+        return HardestStarts(style, 0, 0, 0, None, 0, (), f"stopped: {stop}")
+    return _result(build_tables(puzzle), style, found)
+
+
+def _process_budget(
+    max_memory: int | None, jobs: int, scheduler: str | None
+) -> MemoryBudget | None:
+    """The memory budget of each process searching parts: on this machine, an even share of
+    the run's (`MemoryBudget.of(max_memory)`); on a cluster, the one set, if any (None: each
+    worker's default, from its own memory)."""
+    if scheduler is None:
+        return MemoryBudget.of(max_memory).shared(jobs)
+    chosen = max_memory if max_memory is not None else chosen_limit()
+    return None if chosen is None else MemoryBudget.of(chosen)
 
 
 @dataclass(frozen=True)
@@ -207,7 +233,10 @@ class HardestJob:
 
     puzzle: Puzzle
     style: MoveStyle
-    limit: int
+    max_states: int | None
+    """Most placements of a part (None: as many as a search can index)."""
+    memory: MemoryBudget | None
+    """What each process may hold (None: the default of the process searching)."""
     max_parts: int
 
     def root(self) -> _Branch:
@@ -222,32 +251,41 @@ class HardestJob:
         self, branch: _Branch, budget: int | None, growth: float | None = None
     ) -> Generator[Progress, None, TaskResult | None]:
         """Search the branch's parts; the root gives up past `budget` placements (it is then
-        split into its parts, each searched whole)."""
+        split into its parts, each searched whole).  A part past a limit raises
+        `SearchLimitError`, which ends the run."""
         parts = _parts_of(self.puzzle, self.max_parts)
-        search = _search_parts(parts, self.style, branch.parts, self.limit, budget)
-        found = yield from search
+        limits = Limits(self.max_states, self.memory or MemoryBudget.of(None))
+        found = yield from _search_parts(parts, self.style, branch.parts, limits, budget)
         if found is None:
             return None
         return TaskResult(branch.key, found.hardest_count, found.placements, found.payload())
 
     def fingerprint(self) -> str:
-        """Names the puzzle, the style, the limit and the batching, for journals."""
+        """Names the puzzle, the style and the parts, for journals (not the limits: a part
+        past one is never recorded, and a finished part's findings do not depend on them)."""
         text = (
             f"hardest start of {format_puzzle(self.puzzle)!r} in style {self.style.number}, "
-            f"limit {self.limit}, parts <= {self.max_parts}; {SPLIT_RULES}"
+            f"parts <= {self.max_parts}; {SPLIT_RULES}"
         )
         return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _search_parts(
-    parts: _Parts, style: MoveStyle, indices: range, limit: int, budget: int | None = None
+    parts: _Parts, style: MoveStyle, indices: range, limits: Limits, budget: int | None = None
 ) -> Generator[Progress, None, _Findings | None]:
     """Code and search the parts `indices`, several small ones to a batch; None once more
-    than `budget` placements were coded with parts still to go."""
+    than `budget` placements were coded with parts still to go.  A part of more than
+    `limits.states` placements, or one whose search would pass `limits.memory`, raises
+    `SearchLimitError`: earlier parts of its batch are searched first, so that a part stops
+    the run only by itself."""
     tables = parts.tables
     began = time.perf_counter()
     found = _Findings()
     batch = _Rows(np.dtype(np.uint64), tables.words)
+    starts = [0]
+    """Where each part of the batch begins, the one being coded last."""
+    shared = min(BATCH, limits.states)
+    """Most placements of a batch of several parts."""
 
     def progress(done: int, phase: str = "") -> Progress:
         return Progress(
@@ -257,17 +295,72 @@ def _search_parts(
             fraction=done / len(indices) if len(indices) else 1.0,
         )
 
+    def search(upto: int, done: int) -> Generator[Progress, None, None]:
+        """Search the parts of the batch before `upto` (where a part begins), and keep only
+        the others in it."""
+        nonlocal found, batch, starts
+        cuts = [at for at in starts if at <= upto]
+        moves = partial(progress, done, ": moves")
+        found = found.add(
+            (yield from _search_whole_parts(tables, style, batch, cuts, limits, moves))
+        )
+        rest = _Rows(np.dtype(np.uint64), tables.words)
+        rest.append(batch.rows()[upto:])
+        batch = rest
+        starts = [at - upto for at in starts if at >= upto]
+
     for done, index in enumerate(indices, 1):
-        yield from _codes(tables, parts.plan(index), batch, partial(progress, done - 1))
-        if batch.size > limit:
-            return found.add(_Findings(over_limit=batch.size))
+        plan = parts.plan(index)
+        walk = _walk(plan)
+        while walk.level[0] != graph_kernels.WALK_DONE:
+            count = min(CODE_CHUNK, limits.states + 1 - (batch.size - starts[-1]))
+            needed = _coding_bytes(batch, count, tables.words)
+            if needed > limits.memory.limit:
+                if starts[-1] == 0:
+                    raise _memory_stop(needed, limits.memory)
+                yield from search(starts[-1], done - 1)
+                continue
+            batch.grew(graph_kernels.placement_keys(tables.board, plan, walk, batch.room(count)))
+            if batch.size - starts[-1] > limits.states:
+                raise _states_stop(limits)
+            if starts[-1] > 0 and batch.size > shared:
+                yield from search(starts[-1], done - 1)
+            if walk.level[0] != graph_kernels.WALK_DONE:
+                yield progress(done - 1)
+        starts.append(batch.size)
         if budget is not None and found.placements + batch.size > budget and done < len(indices):
             return None
         if batch.size >= BATCH or done == len(indices):
-            moves = partial(progress, done, ": moves")
-            found = found.add((yield from _search_batch(tables, style, batch.rows(), moves)))
-            batch = _Rows(np.dtype(np.uint64), tables.words)
+            yield from search(batch.size, done)
         yield progress(done)
+    return found
+
+
+def _search_whole_parts(
+    tables: Tables,
+    style: MoveStyle,
+    codes: _Rows,
+    cuts: list[int],
+    limits: Limits,
+    progress: Callable[[], Progress],
+) -> Generator[Progress, None, _Findings]:
+    """Search the parts of `codes` between `cuts` in one batch, or one by one if together
+    they would pass the memory budget."""
+    keys = codes.rows()
+    try:
+        whole = _search_batch(
+            tables, style, keys[: cuts[-1]], codes.nbytes, limits.memory, progress
+        )
+        return (yield from whole)
+    except MemoryBudgetError:
+        if len(cuts) <= 2:
+            raise
+    found = _Findings()
+    for lo, hi in itertools.pairwise(cuts):
+        part = yield from _search_batch(
+            tables, style, keys[lo:hi], codes.nbytes, limits.memory, progress
+        )
+        found = found.add(part)
     return found
 
 
@@ -278,12 +371,30 @@ class _Rows:
     def __init__(self, dtype: np.dtype[Any], width: int | None = None) -> None:
         self._shape: tuple[int, ...] = () if width is None else (width,)
         self._array = np.empty((1024, *self._shape), dtype)
+        self._row_bytes = int(self._array[0].nbytes)
         self.size = 0
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the array, spare rows included."""
+        return self._array.nbytes
+
+    def grown(self, count: int) -> int:
+        """Bytes of the array once `room(count)` made room: grown by half, or to fit."""
+        rows = int(self._array.shape[0])
+        if self.size + count > rows:
+            rows = max(self.size + count, 3 * rows // 2)
+        return rows * self._row_bytes
+
+    def growth_peak(self, count: int) -> int:
+        """Bytes held at the peak of `room(count)`: the old array and the new side by side."""
+        grown = self.grown(count)
+        return self.nbytes + grown if grown > self.nbytes else grown
 
     def room(self, count: int) -> np.ndarray:
         """Space for `count` more rows at the end (they count once `grew` says so)."""
         if self.size + count > self._array.shape[0]:
-            self.reserve(max(self.size + count, 3 * self._array.shape[0] // 2))
+            self.reserve(self.grown(count) // self._row_bytes)
         return self._array[self.size : self.size + count]
 
     def reserve(self, rows: int) -> None:
@@ -304,27 +415,56 @@ class _Rows:
         return self._array[: self.size]
 
 
-def _codes(
-    tables: Tables, plan: graph_kernels.Plan, into: _Rows, progress: Callable[[], Progress]
-) -> Generator[Progress, None, None]:
-    """Append the codes of every placement `plan` allows to `into`, in order of their anchors."""
+def _walk(plan: graph_kernels.Plan) -> graph_kernels.Walk:
+    """A walk over the placements `plan` allows, before its first (`placement_keys`)."""
     slots, cell_words = plan.anchors.shape
-    walk = graph_kernels.Walk(
+    return graph_kernels.Walk(
         np.zeros((slots, cell_words), np.uint64),
         np.zeros((slots + 1, cell_words), np.uint64),
         np.zeros(slots, np.int64),
         np.array([graph_kernels.WALK_START], np.int64),
     )
-    while walk.level[0] != graph_kernels.WALK_DONE:
-        into.grew(graph_kernels.placement_keys(tables.board, plan, walk, into.room(CODE_CHUNK)))
-        if walk.level[0] != graph_kernels.WALK_DONE:
-            yield progress()
 
 
-def _limit_message(limit: int, held: int) -> str:
-    return (
-        f"stopped: a part of the placements that moves cannot leave holds {held:,}, more "
-        f"than the limit set by --max-states ({limit:,})"
+def _table_slots(n: int) -> int:
+    """Slots of the index table of `n` placements: a power of two, more than twice `n`."""
+    return 1 << max(1, (2 * n).bit_length())
+
+
+def _successor_bytes(rows: int, words: int, moves: int) -> int:
+    """Bytes `search.successors` holds at its peak for `rows` placements with `moves` moves:
+    its buffers (room for 8 moves a placement at least), then the moves joined."""
+    return max(64, 8 * rows, moves) * (8 * words + 16) + moves * (8 * words + 8)
+
+
+def _coding_bytes(codes: _Rows, count: int, words: int) -> int:
+    """Bytes held at the peak of coding `count` more placements into `codes` and searching
+    them all: the array of codes growing (old and new side by side), or grown, with the
+    least its search holds besides (the index table, the compressed rows' offsets and one
+    chunk's successors, as if there were no moves)."""
+    n = codes.size + count
+    search = 4 * _table_slots(n) + 8 * (n + 1) + _successor_bytes(min(n, SUCCESSOR_CHUNK), words, 0)
+    return max(codes.growth_peak(count), codes.grown(count) + search)
+
+
+def _states_stop(limits: Limits) -> SearchLimitError:
+    """The stop at a part of more than `limits.states` placements."""
+    what = (
+        "the limit set by --max-states for each part"
+        if limits.max_states is not None
+        else "the most a part can hold"
+    )
+    return SearchLimitError(
+        f"a part of the placements that moves cannot leave holds more than {limits.states:,}, "
+        f"{what}"
+    )
+
+
+def _memory_stop(needed: int, budget: MemoryBudget) -> MemoryBudgetError:
+    """The stop at a part whose search needs `needed` bytes or more, more than `budget`."""
+    return MemoryBudgetError(
+        f"a part of the placements that moves cannot leave needs at least {mebibytes(needed)} "
+        f"to search, more than {budget.source}"
     )
 
 
@@ -418,7 +558,7 @@ def _plan(
     )
 
 
-def _result(tables: Tables, style: MoveStyle, found: _Findings, limit: int) -> HardestStarts:
+def _result(tables: Tables, style: MoveStyle, found: _Findings) -> HardestStarts:
     shown = tuple(tables.decode(np.array(code, np.uint64)) for code in found.hardest)
     return HardestStarts(
         style,
@@ -428,40 +568,57 @@ def _result(tables: Tables, style: MoveStyle, found: _Findings, limit: int) -> H
         found.farthest if found.farthest >= 0 else None,
         found.hardest_count,
         shown,
-        _limit_message(limit, found.over_limit) if found.over_limit else None,
     )
 
 
 def _search_batch(
-    tables: Tables, style: MoveStyle, keys: np.ndarray, progress: Callable[[], Progress]
+    tables: Tables,
+    style: MoveStyle,
+    keys: np.ndarray,
+    held: int,
+    budget: MemoryBudget,
+    progress: Callable[[], Progress],
 ) -> Generator[Progress, None, _Findings]:
     """Join the placements of whole parts by their moves, and measure each one's distance
     to the goal.  A table indexes the placements; their moves, looked up there in the
     order of the placements they start from, are the graph's compressed rows as they
-    come.  Indices within a batch fit in 32 bits."""
+    come.  Indices within a batch fit in 32 bits.  `held`: bytes of the array of codes;
+    with what the search holds, they may not pass `budget` (`MemoryBudgetError`)."""
     n = keys.shape[0]
-    table = np.zeros(1 << max(1, (2 * n).bit_length()), np.int32)
+    table = np.zeros(_table_slots(n), np.int32)
     sources = []
     for lo in range(0, n, NODE_CHUNK):
         graph_kernels.index_table(keys, table, lo, min(n, lo + NODE_CHUNK))
         sources.append(lo + goal_indices(tables, keys[lo : lo + NODE_CHUNK]))
         yield progress()
+    goals = np.concatenate(sources) if sources else np.zeros(0, np.int64)
+    del sources
     index = _Rows(np.dtype(np.int32))
     indptr = np.zeros(n + 1, np.int64)
     for lo in range(0, n, SUCCESSOR_CHUNK):
         rows = keys[lo : lo + SUCCESSOR_CHUNK]
         moved = successors(tables.board, style, rows)
-        at = index.room(moved.keys.shape[0])
+        count = moved.keys.shape[0]
+        fixed = held + table.nbytes + goals.nbytes + indptr.nbytes
+        fixed += _successor_bytes(rows.shape[0], tables.words, count)
+        needed = fixed + index.growth_peak(count)
+        if needed > budget.limit:
+            raise _memory_stop(needed, budget)
+        at = index.room(count)
         if graph_kernels.look_up(keys, table, moved.keys, at) >= 0:
             raise SlidelabError("a move left the placements of its part (internal error)")
-        index.grew(at.size)
-        if lo == 0:  # room for the edges at the first chunk's rate, and some
-            index.reserve(int(1.25 * n * at.size / rows.shape[0]))
+        index.grew(count)
+        if lo == 0:  # room for the edges at the first chunk's rate, and some, as budget allows
+            fit = (budget.limit - fixed - index.nbytes) // 4
+            index.reserve(min(int(1.25 * n * count / rows.shape[0]), fit))
         degrees = np.bincount(moved.parents, minlength=rows.shape[0])
         np.cumsum(degrees, out=indptr[lo + 1 : lo + 1 + rows.shape[0]])
         indptr[lo + 1 : lo + 1 + rows.shape[0]] += indptr[lo]
         yield progress()
     del table
+    needed = held + index.nbytes + indptr.nbytes + goals.nbytes + 8 * n  # distances and queue
+    if needed > budget.limit:
+        raise _memory_stop(needed, budget)
     edges = index.rows()
     parent = np.arange(n, dtype=np.int32)
     for lo in range(0, n, NODE_CHUNK):
@@ -471,7 +628,6 @@ def _search_batch(
     del parent
     distance = np.full(n, -1, np.int32)
     queue = np.empty(n, np.int32)
-    goals = np.concatenate(sources) if sources else np.zeros(0, np.int64)
     distance[goals] = 0
     queue[: goals.size] = goals
     ends = np.array([0, goals.size], np.int64)

@@ -718,7 +718,10 @@ def every_style(
     max_memory: int | None = None,
     jobs: int | None = None,
 ) -> Generator[Progress, None, tuple[ResultT, ...]]:
-    """Run `search` (`solve` or `analyze`) in every move style, one after the other."""
+    """Run `search` (`solve` or `analyze`) in every move style, one after the other; a style
+    that cannot take the puzzle is refused before any runs."""
+    for style in MoveStyle.ALL:
+        check_style(puzzle, style)
     results = []
     for style in MoveStyle.ALL:
         found = yield from search(

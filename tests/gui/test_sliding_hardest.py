@@ -8,6 +8,7 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from slidelab import memory
 from slidelab.runs import drive
 from slidelab.sliding.hardest import hardest_starts
 from slidelab.sliding.styles import MoveStyle
@@ -139,3 +140,16 @@ def test_the_histogram_of_an_analysis_is_hidden_for_hardest_starts_and_back_afte
     assert bench.analysis_view.plot.isVisible()
     assert not bench.open_hardest_button.isEnabled()  # the list holds no hardest starts now
     assert bench.analysis_view.list_title.text().startswith("Farthest configurations")
+
+
+def test_a_run_stopped_at_a_limit_says_why_and_counts_nothing(window, qtbot, monkeypatch):
+    monkeypatch.setattr(memory, "available_memory", lambda: 1 << 20)
+    bench = find_hardest(window, qtbot, 1)
+    stopped = (
+        "stopped: a part of the placements that moves cannot leave needs at least 5.0 MiB to "
+        "search, more than the default memory budget (60% of the available memory, 0.6 MiB; "
+        "set it with --max-memory)"
+    )
+    assert bench.analysis_view.summary.text() == f"Style 1: {stopped}"
+    assert bench.analysis_view.farthest.count() == 0
+    assert bench.status.phase.text() == stopped

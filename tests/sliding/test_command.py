@@ -10,10 +10,13 @@ import pytest
 
 from slidelab.cli import main
 from slidelab.library import shipped_text
+from slidelab.parallel import run
+from slidelab.sliding import command
 from slidelab.sliding.reference import reference_hardest, reference_to_goal
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import format_configuration, parse_puzzle
 from tests.sliding.figures import SILLY, SILLY_LAYERS, SILLY_MOVES
+from tests.sliding.test_hardest import CARS, WIDE_FOUR
 from tests.sliding.test_search import single_blank
 
 
@@ -232,6 +235,98 @@ def test_hardest_when_no_placement_meets_the_goal_exits_with_1(capsys, tmp_path)
     )
 
 
-def test_hardest_refuses_a_memory_limit_it_cannot_keep(capsys, silly):
-    assert main(["slide", silly, "--hardest", "--max-memory", "1G"]) == 2
-    assert "--hardest is bounded by --max-states, not --max-memory" in capsys.readouterr().err
+def test_hardest_takes_a_memory_limit_and_stops_at_a_part_that_passes_it(capsys, tmp_path):
+    path = tmp_path / "wide.slide"
+    path.write_text(WIDE_FOUR)
+    status, result = run_json(capsys, str(path), "--hardest", "--max-memory", "64M", "--jobs", "1")
+    assert status == 3
+    assert result == {
+        "style": 0,
+        "placements": None,  # a stopped run decides nothing
+        "components": None,
+        "can_reach": None,
+        "hardest_distance": None,
+        "hardest_count": None,
+        "hardest": [],
+        "limit": "stopped: a part of the placements that moves cannot leave needs at least "
+        "68.1 MiB to search, more than the limit set by --max-memory (64.0 MiB)",
+    }
+
+
+def hardest_runs(capsys, monkeypatch, path: str, *args: str) -> list[tuple[int, str, str]]:
+    """Status, output and errors of `--hardest` with `args` on one process, two, and one
+    with a journal, every part a subproblem of its own."""
+    monkeypatch.setattr(run, "ROOT_NODES", 100)
+    runs = []
+    for split in (["--jobs", "1"], ["--jobs", "2"], ["--jobs", "1", "--journal", path + ".j"]):
+        status = main(["slide", path, "--hardest", "--style", "1", *args, *split])
+        runs.append((status, *capsys.readouterr()))
+    return runs
+
+
+@pytest.mark.parametrize(
+    ("limit", "status", "line"),
+    [
+        (
+            "117",  # the biggest of CARS's 64 parts, which hold 3,456 placements in all
+            0,
+            "style 1: 3,456 placements in 60 components, 774 can reach the goal; the hardest "
+            "are 5 moves from it (2 placements)",
+        ),
+        (
+            "116",
+            3,
+            "style 1: stopped: a part of the placements that moves cannot leave holds more "
+            "than 116, the limit set by --max-states for each part",
+        ),
+    ],
+)
+def test_hardest_max_states_bounds_each_part_for_every_jobs(
+    capsys, monkeypatch, tmp_path, limit, status, line
+):
+    path = tmp_path / "cars.slide"
+    path.write_text(CARS)
+    runs = hardest_runs(capsys, monkeypatch, str(path), "--max-states", limit)
+    assert runs[0] == runs[1] == runs[2]
+    assert (runs[0][0], runs[0][1].splitlines()[1], runs[0][2]) == (status, line, "")
+
+
+def test_hardest_all_styles_keeps_a_journal_per_style(capsys, tmp_path):
+    path = tmp_path / "five.slide"
+    path.write_text(shipped_text("sliding", "five-puzzle-2x3.slide"))
+    journal = tmp_path / "five.journal"
+    command = ["slide", str(path), "--all-styles", "--hardest", "--journal", str(journal)]
+    assert main(command) == 0
+    first = capsys.readouterr()
+    assert first.out.splitlines()[0] == (
+        "style 0: 720 placements in 2 components, 360 can reach the goal; the hardest are "
+        "21 moves from it (1 placement)"
+    )
+    assert first.err == ""
+    assert sorted(p.name for p in tmp_path.glob("five.journal*")) == [
+        f"five.journal.style{s}" for s in range(6)
+    ]
+    assert main(command) == 0  # resumed: each style from its own journal
+    assert capsys.readouterr() == first
+
+
+def test_hardest_refuses_an_empty_journal_name(capsys, silly):
+    assert main(["slide", silly, "--hardest", "--journal", ""]) == 2
+    assert capsys.readouterr().err == "slidelab: --journal needs the name of a file\n"
+
+
+@pytest.mark.parametrize("what", [[], ["--hardest"], ["--analyze"]])
+def test_all_styles_refuses_a_style_it_cannot_run_before_running_any(
+    capsys, monkeypatch, tmp_path, what
+):
+    def searched(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a style was searched")
+
+    for name in ("solve", "analyze", "hardest_starts"):
+        monkeypatch.setattr(command, name, searched)
+    path = tmp_path / "many.slide"
+    path.write_text("8 x 9 many\n1 = 1\n" + "1" * 64 + "\n0" + "1" * 64 + "\n")
+    assert main(["slide", str(path), "--all-styles", *what]) == 2
+    assert capsys.readouterr().err == (
+        "slidelab: styles 3-5 handle at most 63 pieces; this puzzle has 64\n"
+    )

@@ -4,6 +4,7 @@ the reference, which builds the whole graph of placements in a dictionary."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 from unittest.mock import patch
 
 import pytest
@@ -11,9 +12,10 @@ from hypothesis import given
 
 from slidelab.cli import main
 from slidelab.library import shipped_text
+from slidelab.memory import MemoryBudgetError
 from slidelab.parallel import run
 from slidelab.runs import drive
-from slidelab.sliding import hardest
+from slidelab.sliding import graph_kernels, hardest
 from slidelab.sliding.hardest import HARDEST_SHOWN, hardest_starts
 from slidelab.sliding.model import Axis, Configuration, Goal, PieceKind, Placement, Puzzle
 from slidelab.sliding.reference import reference_hardest
@@ -71,10 +73,107 @@ def test_a_part_bigger_than_the_state_limit_stops_with_a_message() -> None:
     puzzle = parse_puzzle(shipped_text("sliding", "klotski.slide"))
     found = drive(hardest_starts(puzzle, MoveStyle.PATH, max_states=1000))
     assert found.limit_message == (
-        "stopped: a part of the placements that moves cannot leave holds 65,880, more "
-        "than the limit set by --max-states (1,000)"
+        "stopped: a part of the placements that moves cannot leave holds more than 1,000, "
+        "the limit set by --max-states for each part"
     )
-    assert found.hardest_distance is None
+    assert found == hardest.HardestStarts(
+        MoveStyle.PATH, 0, 0, 0, None, 0, (), found.limit_message
+    )  # a stopped run decides nothing
+
+
+FREE_FOUR = "8 x 8 four\n1 = 1\n2 = 1\n3 = 1\n4 = 1\n1234\n4321\n"
+"""Four free unit squares: one part of 15,249,024 placements."""
+
+
+def test_a_part_stops_at_the_state_limit_without_coding_the_rest(monkeypatch) -> None:
+    coded = []
+
+    def counted(*args: object) -> int:
+        coded.append(keys(*args))
+        return coded[-1]
+
+    keys = graph_kernels.placement_keys
+    monkeypatch.setattr(graph_kernels, "placement_keys", counted)
+    found = drive(hardest_starts(parse_puzzle(FREE_FOUR), MoveStyle.STEP, max_states=1000))
+    assert found.limit_message == (
+        "stopped: a part of the placements that moves cannot leave holds more than 1,000, "
+        "the limit set by --max-states for each part"
+    )
+    assert sum(coded) == 1001  # one past the limit, not 15,249,024
+
+
+WIDE_FOUR = "64 x 64 four\n1 = 1\n2 = 1\n3 = 1\n4 = 1\n123400000\n432100000\n"
+"""Four free unit squares on 4,096 cells: one part of about 2.8e14 placements."""
+
+
+@pytest.mark.parametrize(
+    ("jobs", "budget"),
+    [
+        (
+            1,
+            "needs at least 68.1 MiB to search, more than the limit set by --max-memory (64.0 MiB)",
+        ),
+        (
+            2,
+            "needs at least 38.4 MiB to search, more than 32.0 MiB, the share of each of 2 "
+            "processes in the limit set by --max-memory (64.0 MiB)",
+        ),
+    ],
+)
+def test_a_part_too_big_for_the_memory_budget_stops_before_it_is_held(
+    jobs: int, budget: str
+) -> None:
+    puzzle = parse_puzzle(WIDE_FOUR)
+    found = drive(hardest_starts(puzzle, MoveStyle.STEP, max_memory=64 << 20, jobs=jobs))
+    assert found.limit_message == (
+        f"stopped: a part of the placements that moves cannot leave {budget}"
+    )
+
+
+@pytest.mark.parametrize("limit", [117, 116])  # the biggest of CARS's parts holds 117
+def test_max_states_bounds_each_part_alike_on_every_path(tmp_path, monkeypatch, limit) -> None:
+    monkeypatch.setattr(run, "ROOT_NODES", 100)  # the root gives up at once: every part a task
+    searched = []
+
+    def batch(*args: Any) -> object:
+        searched.append(args[2].shape[0])
+        return (yield from search_batch(*args))
+
+    search_batch = hardest._search_batch
+    monkeypatch.setattr(hardest, "_search_batch", batch)
+    puzzle = parse_puzzle(CARS)
+    here = drive(hardest_starts(puzzle, MoveStyle.SLIDE, max_states=limit))
+    assert max(searched, default=0) <= limit  # batches of several parts too
+    journal = str(tmp_path / "cars.journal")
+    assert drive(hardest_starts(puzzle, MoveStyle.SLIDE, max_states=limit, jobs=2)) == here
+    assert drive(hardest_starts(puzzle, MoveStyle.SLIDE, max_states=limit, journal=journal)) == here
+    whole = drive(hardest_starts(puzzle, MoveStyle.SLIDE))
+    if limit == 117:
+        assert here == whole
+    else:
+        assert here.limit_message == (
+            "stopped: a part of the placements that moves cannot leave holds more than 116, "
+            "the limit set by --max-states for each part"
+        )
+        # the stop is not recorded: the journal resumes with another limit
+        assert drive(hardest_starts(puzzle, MoveStyle.SLIDE, journal=journal)) == whole
+
+
+def test_parts_that_do_not_fit_in_memory_together_are_searched_one_by_one(monkeypatch) -> None:
+    searched = []
+
+    def batch(*args: Any) -> object:
+        searched.append(args[2].shape[0])
+        if searched[-1] > 117:  # more than CARS's biggest part
+            raise MemoryBudgetError("too big together")
+        return (yield from search_batch(*args))
+
+    puzzle = parse_puzzle(CARS)
+    whole = drive(hardest_starts(puzzle, MoveStyle.SLIDE))
+    search_batch = hardest._search_batch
+    monkeypatch.setattr(hardest, "_search_batch", batch)
+    assert drive(hardest_starts(puzzle, MoveStyle.SLIDE)) == whole
+    assert searched[0] == 3456  # every part in one batch, then each on its own
 
 
 def test_progress_says_how_much_is_done_and_closing_the_run_stops_it() -> None:

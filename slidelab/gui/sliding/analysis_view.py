@@ -84,8 +84,8 @@ class AnalysisView(QWidget):
             if found.hardest_distance is not None
             else "."
         )
-        limit = f"\n{found.limit_message}" if found.limit_message else ""
-        self.summary.setText(counts + hardest + limit)
+        stopped = f"{found.style.label}: {found.limit_message}"  # it then counted nothing
+        self.summary.setText(stopped if found.limit_message else counts + hardest)
         self.plot.setVisible(False)  # its distances are from one start: the list takes its room
         self.farthest.setMaximumHeight(QWIDGETSIZE_MAX)
         self._list(puzzle, found.hardest)

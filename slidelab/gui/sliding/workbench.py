@@ -601,6 +601,8 @@ class SlidingWorkbench(TextDocument, RunningWorkbench[Found]):
         self.analysis_board.set_frame(still_frame(puzzle, first.placements))
         self.pages.setCurrentIndex(2)
         self._update_actions()
+        if result.limit_message:
+            return result.limit_message
         if result.hardest_distance is None:
             return f"{result.placements:,} placements, none can reach the goal"
         return (
