@@ -95,9 +95,18 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--journal",
+        type=journal_argument,
         metavar="FILE",
         help="record every finished subproblem in FILE; rerunning with it skips them",
     )
+
+
+def journal_argument(text: str) -> str:
+    """argparse's type for --journal: a file's name (an empty one was taken for no journal,
+    so a run the user meant to record went unrecorded)."""
+    if not text:
+        raise argparse.ArgumentTypeError("needs the name of a file")
+    return text
 
 
 def jobs_of(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from slidelab.parallel.options import (
     SCHEDULER_EXAMPLE,
     checked_jobs,
     default_jobs,
+    journal_argument,
     scheduler_argument,
 )
 from slidelab.progress import drive_in_terminal
@@ -104,6 +105,7 @@ def register(subcommands: SubParsers) -> None:
     )
     parser.add_argument(
         "--journal",
+        type=journal_argument,
         metavar="FILE",
         help="with --hardest: record every part searched in FILE; rerunning with it skips them "
         "(with --all-styles, each style in its own file: FILE.style0 to FILE.style5)",
@@ -122,8 +124,6 @@ def run(args: argparse.Namespace) -> int:
     checked_jobs(args.jobs)
     if not args.hardest and (args.scheduler is not None or args.journal is not None):
         raise SlidelabError("--scheduler and --journal split the search of --hardest only")
-    if args.journal == "":
-        raise SlidelabError("--journal needs the name of a file")
     max_memory = None if args.max_memory is None else parse_size(args.max_memory)
     search: Callable[..., Generator[Progress, None, Outcome]] = (
         analyze

@@ -310,9 +310,22 @@ def test_hardest_all_styles_keeps_a_journal_per_style(capsys, tmp_path):
     assert capsys.readouterr() == first
 
 
-def test_hardest_refuses_an_empty_journal_name(capsys, silly):
-    assert main(["slide", silly, "--hardest", "--journal", ""]) == 2
-    assert capsys.readouterr().err == "slidelab: --journal needs the name of a file\n"
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["slide", "{silly}", "--hardest"],
+        ["dlx", "p.dlx", "--count"],
+        ["antislide", "4", "4", "4"],
+        ["dissect", "3", "toy.dots"],
+        ["polycube", "soma.pcube"],
+    ],
+)
+def test_an_empty_journal_name_is_refused_by_every_command(capsys, silly, command):
+    """An empty name was taken for no journal: the run went unrecorded without a word."""
+    with pytest.raises(SystemExit) as stopped:
+        main([*(part.format(silly=silly) for part in command), "--journal", ""])
+    assert stopped.value.code == 2
+    assert "argument --journal: needs the name of a file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("what", [[], ["--hardest"], ["--analyze"]])
