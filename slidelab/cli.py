@@ -2,7 +2,8 @@
 
 Exit status: 0 solved or analysed, 1 no solution exists, 2 bad input, 3 a run
 stopped at a limit before it could decide, 74 the output could not be written (such as
-to a full disk).
+to a full disk); 130 stopped with Ctrl-C, 143 with SIGTERM and 129 with SIGHUP, which stop a
+command as Ctrl-C does.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import argparse
 import contextlib
 import gc
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NoReturn, TextIO
 
 from slidelab import __version__, memory, registry
@@ -27,6 +29,18 @@ EXIT_STOPPED = 130
 """128 + SIGINT, what a shell reports for a command stopped with Ctrl-C."""
 EXIT_OUTPUT_FAILED = 74
 """EX_IOERR of sysexits.h: stdout or stderr could not be written (a full disk)."""
+STOPPING_SIGNALS = ("SIGTERM", "SIGHUP")
+"""Signals that stop a command as Ctrl-C does (`Terminated`), where the system has them."""
+
+
+class Terminated(KeyboardInterrupt):
+    """A command stopped by SIGTERM or SIGHUP: raised as Ctrl-C's `KeyboardInterrupt` is, so
+    that a run stops the same way (a split run kills its workers, journals and saved searches
+    keep what was done), rather than ending the process where it stands."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(signal.Signals(number).name)
+        self.number = number
 
 
 def build_parser(subcommand: str | None = None) -> argparse.ArgumentParser:
@@ -71,16 +85,41 @@ def console() -> NoReturn:
     """
     try:
         status = main(program=True)
-    except KeyboardInterrupt:  # Ctrl-C while the modules load, before a command runs
-        status = _stopped()
+    except KeyboardInterrupt as stop:  # Ctrl-C while the modules load, before a command runs
+        status = _stopped(stop)
     gc.freeze()
     raise SystemExit(status)
 
 
-def _stopped() -> int:
-    """Say that the user stopped the run (Ctrl-C); returns the exit status for it."""
-    print("slidelab: stopped", file=sys.stderr)
-    return EXIT_STOPPED
+def _stopped(stop: KeyboardInterrupt) -> int:
+    """Say that the user stopped the run (Ctrl-C, or the signal of a `Terminated`); returns
+    the exit status for it, 128 + the signal's number, as a shell reports it."""
+    if isinstance(stop, Terminated):
+        said, status = f"slidelab: stopped by {stop}", 128 + stop.number
+    else:
+        said, status = "slidelab: stopped", EXIT_STOPPED
+    with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+        print(said, file=sys.stderr)
+    return status
+
+
+@contextlib.contextmanager
+def _stopping_on_signals() -> Iterator[None]:
+    """Within: `STOPPING_SIGNALS` raise `Terminated`, once (a second one ends the process at
+    once, as their default does; a split run's workers end with it, `slidelab.parallel.local`);
+    the handlers before are put back after."""
+
+    def stop(number: int, _frame: object) -> None:
+        signal.signal(number, signal.SIG_DFL)
+        raise Terminated(number)
+
+    numbers = [getattr(signal, name) for name in STOPPING_SIGNALS if hasattr(signal, name)]
+    before = {number: signal.signal(number, stop) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
@@ -88,8 +127,9 @@ def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
 
     No arguments opens the desktop app; `slidelab FILE` opens FILE in it.  `program`: this
     process is the `slidelab` program (`console`), whose collector is off while the command's
-    modules load.  Stdout is flushed here, where a failure to write it can be reported (what
-    fits in its buffer is otherwise only written, and found unwritable, at exit).
+    modules load, and whose SIGTERM and SIGHUP stop the command as Ctrl-C does.  Stdout is
+    flushed here, where a failure to write it can be reported (what fits in its buffer is
+    otherwise only written, and found unwritable, at exit).
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     known = registry.subcommands()
@@ -127,7 +167,9 @@ def _command(arguments: list[str], known: list[str], program: bool) -> int:
         return 0
     try:
         memory.choose_limit(None if args.max_memory is None else memory.parse_size(args.max_memory))
-        status: int = args.run(args)
+        # The program's signals only: a caller's (tests, another thread) are its own.
+        with _stopping_on_signals() if program else contextlib.nullcontext():
+            status: int = args.run(args)
         return status
     except ParseError as error:
         print(error, file=sys.stderr)  # FILE:LINE:COL: message, as compilers print it
@@ -138,8 +180,8 @@ def _command(arguments: list[str], known: list[str], program: bool) -> int:
     except SlidelabError as error:
         print(f"slidelab: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        return _stopped()
+    except KeyboardInterrupt as stop:
+        return _stopped(stop)
     finally:
         memory.choose_limit(None)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -157,6 +158,22 @@ def test_the_program_runs_a_command_with_its_modules_set_aside_and_exits_with_it
     [(enabled, frozen)] = during
     assert enabled and frozen > 1000
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize(("stop", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_and_sighup_stop_the_program_as_ctrl_c_does(monkeypatch, capsys, stop, status):
+    """The program's command stops as if Ctrl-C were pressed, with the signal's status; the
+    handlers of the process before it are put back."""
+    before = signal.getsignal(stop)
+
+    def signalled(_args: argparse.Namespace) -> int:
+        os.kill(os.getpid(), stop)
+        raise AssertionError("the signal did not stop the command")
+
+    monkeypatch.setattr(command, "run", signalled)
+    assert program_status(monkeypatch, ["dlx", "-"]) == status
+    assert capsys.readouterr().err == f"slidelab: stopped by {stop.name}\n"
+    assert signal.getsignal(stop) is before
 
 
 def test_ctrl_c_while_the_program_loads_a_command_says_the_run_stopped(monkeypatch, capsys):

@@ -11,13 +11,16 @@ keeps there.  `slidelab.parallel.run` decides which subtrees to search where.
 from __future__ import annotations
 
 import hashlib
+import math
 import time
+from collections import Counter
 from collections.abc import Generator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement, Tables
 from slidelab.antislide.search import AntislideResult, Packing, branch_moves, solve_tables
+from slidelab.parallel.payload import adds_up, expect, fields, items, whole
 from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress
@@ -74,6 +77,47 @@ class AntislideJob:
                 [p.symmetries, [[*b.corner, *b.size] for b in p.bricks]] for p in result.packings
             ]
         return TaskResult(branch.key, result.solutions, result.nodes, payload)
+
+    def check(self, result: TaskResult) -> None:
+        """A payload as `_search` writes it: packings counted by their blocks, within the
+        filters, adding up to the count; with `keep`, the packings themselves, as many of
+        each size as counted, each brick one of the box's placements."""
+        payload = result.payload
+        fields(payload, ("by_blocks", "packings") if self.keep else ("by_blocks",))
+        by_blocks = payload["by_blocks"]
+        expect(isinstance(by_blocks, dict), "by_blocks must be an object")
+        most = self.box.cell_count // math.prod(self.brick)
+        high = most if self.max_blocks is None else min(most, self.max_blocks)
+        sizes = {str(b): b for b in range(self.min_blocks, high + 1)}
+        counted: Counter[int] = Counter()
+        for blocks, count in by_blocks.items():
+            expect(
+                blocks in sizes,
+                f"by_blocks key {blocks!r} must be a number of blocks from {self.min_blocks} "
+                f"to {high}",
+            )
+            counted[sizes[blocks]] = whole(count, f"by_blocks[{blocks!r}]")
+        adds_up(sum(counted.values()), result.count, "by_blocks")
+        if not self.keep:
+            return
+        group = self.box.symmetry_count
+        placed = {(*p.corner, *p.size) for p in _tables(self.box, self.brick).placements}
+        listed: Counter[int] = Counter()
+        for n, packing in enumerate(items(payload["packings"], "packings", result.count)):
+            symmetries, bricks = items(packing, f"packings[{n}]", 2)
+            expect(
+                group % whole(symmetries, f"packings[{n}][0]", 1) == 0,
+                f"packings[{n}][0] must divide {group}, the order of the box's symmetry group",
+            )
+            for k, brick in enumerate(items(bricks, f"packings[{n}][1]")):
+                expect(
+                    isinstance(brick, list)
+                    and all(type(number) is int for number in brick)
+                    and tuple(brick) in placed,
+                    f"packings[{n}][1][{k}] must be a brick in the box: its corner, its size",
+                )
+            listed[len(bricks)] += 1
+        expect(+listed == +counted, "the packings' numbers of blocks are not those of by_blocks")
 
     def fingerprint(self) -> str:
         """Names the box, brick, filters, kind of run and splitting rules, for journals."""

@@ -28,7 +28,12 @@ from dataclasses import dataclass, replace
 from slidelab import heap
 from slidelab.disassembly.batch import TakenApartAll, disassemble_all
 from slidelab.disassembly.model import Assembly, Disassembly
-from slidelab.disassembly.records import disassembly_from_record, disassembly_record
+from slidelab.disassembly.records import (
+    checked_disassembly,
+    disassembly_from_record,
+    disassembly_record,
+)
+from slidelab.parallel.payload import adds_up, expect, fields, items
 from slidelab.parallel.run import SPLIT_RULES, run_journaled
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, relay
@@ -97,6 +102,34 @@ class DisassemblyJob:
             return None
         records = [disassembly_record(d) for d in taken.disassemblies]
         return TaskResult(chunk.key, taken.separable, len(records), {"disassemblies": records})
+
+    def check(self, result: TaskResult) -> None:
+        """A payload as `explore` writes it: one disassembly record for each assembly of the
+        chunk its key names, as many as its nodes, as many separable as it counts.  A key
+        that names no chunk is never read (`run_split`), and not checked."""
+        chunk = self._chunk(result.key)
+        if chunk is None:
+            return
+        fields(result.payload, ("disassemblies",))
+        records = items(result.payload["disassemblies"], "disassemblies", chunk.stop - chunk.start)
+        expect(result.nodes == len(records), f"nodes must be {len(records)}, its disassemblies")
+        separable = sum(
+            checked_disassembly(
+                record, f"disassemblies[{n}]", len(self.assemblies[chunk.start + n].pieces)
+            ).separable
+            for n, record in enumerate(records)
+        )
+        adds_up(separable, result.count, "separable disassemblies")
+
+    def _chunk(self, key: tuple[int, ...]) -> Chunk | None:
+        """The chunk `key` names, or None."""
+        chunk = self.root()
+        for step in key:
+            kids = self.children(chunk)
+            if step >= len(kids):
+                return None
+            chunk = kids[step]
+        return chunk
 
     def fingerprint(self) -> str:
         """Names the list, the moves and limit, and the splitting rules, for journals.  Each

@@ -28,6 +28,7 @@ from slidelab.dissection.search import (
     shift_tables,
     solve,
 )
+from slidelab.parallel.payload import fields, items, whole
 from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, relay
@@ -71,6 +72,27 @@ class DissectionJob:
         if self.listing:
             payload["solutions"] = rows
         return TaskResult(branch.key, result.count, result.tuples, payload)
+
+    def check(self, result: TaskResult) -> None:
+        """A payload as `_search` writes it: Knuth's counts and, when listing, one row of
+        `_rows` for each solution counted, every placement, orientation and colour one the
+        tables have."""
+        payload = result.payload
+        fields(
+            payload, ("covers", "searches", "solutions") if self.listing else ("covers", "searches")
+        )
+        whole(payload["covers"], "covers")
+        whole(payload["searches"], "searches")
+        if not self.listing:
+            return
+        d, cells = self.dissection.pieces, len(self.dissection.source)
+        tables = shift_tables(self.dissection)
+        placement, orientation = (0, len(tables.placements) - 1), (0, tables.group - 1)
+        bounds = [placement, orientation] * d + [(1, d)] * (2 * cells)
+        for n, row in enumerate(items(payload["solutions"], "solutions", result.count)):
+            values = items(row, f"solutions[{n}]", len(bounds))
+            for k, (value, (low, high)) in enumerate(zip(values, bounds, strict=True)):
+                whole(value, f"solutions[{n}][{k}]", low, high)
 
     def fingerprint(self) -> str:
         """Names the shapes, pieces, options, kind of run and splitting rules, for journals."""

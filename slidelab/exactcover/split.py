@@ -42,6 +42,7 @@ import numpy as np
 
 from slidelab.exactcover.problem import Item, Problem
 from slidelab.exactcover.search import SEARCH_PHASE, ExactCoverResult, SolutionsFound, solve
+from slidelab.parallel.payload import fields, items, wholes
 from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress, RunStopped, relay
@@ -305,6 +306,18 @@ class ExactCoverJob:
         if self.big_root and not branch.key and budget is not None:
             return _found_big()
         return within_budget(solve_branch(self, branch), budget, growth)
+
+    def check(self, result: TaskResult) -> None:
+        """A payload as `solve_branch` writes it: when listing, each solution counted, as
+        option numbers of the problem; otherwise none (a branch that its forced options settle
+        says so with an empty list)."""
+        payload = result.payload
+        fields(payload, ("solutions",) if self.listing else (), ("solutions",))
+        solutions = items(
+            payload.get("solutions", []), "solutions", result.count if self.listing else 0
+        )
+        for n, solution in enumerate(solutions):
+            wholes(solution, f"solutions[{n}]", high=len(self.problem.options) - 1)
 
     def fingerprint(self) -> str:
         """Names the problem, the kind of run and the splitting rules, for journals."""

@@ -9,9 +9,12 @@ A journal's counts are added to the answer, so nothing in one may be taken on
 trust: each record opens with a checksum of the rest of its line and of the
 problem's fingerprint (a flipped bit, an edit, or a record copied from another
 problem's journal does not match), its fields are checked for their types and
-key shape, and no record may cover a subproblem another record covers too (a key
-cut back to an ancestor would count its subtree twice).  A journal failing any of
-these is refused with the line that failed, never summed into a wrong count.
+key shape, its payload as its family's job says (`slidelab.parallel.payload`: the
+checksum is no secret, so a record may be forged), and no record may cover a
+subproblem another record covers too (a key cut back to an ancestor would count its
+subtree twice).  A journal failing any of these is refused with the line that failed,
+never summed into a wrong count (but for a record forged to agree with itself where
+nothing in it can check its count, which only a secret key would tell).
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 from slidelab.errors import SlidelabError
+from slidelab.parallel.payload import PayloadError, is_count
 from slidelab.parallel.tasks import TaskResult
 
 FORMAT = "slidelab journal 2"
@@ -41,9 +46,18 @@ class JournalError(SlidelabError):
 class Journal:
     """An append-only record of finished subproblems of one search."""
 
-    def __init__(self, path: str | os.PathLike[str], fingerprint: str, what: str) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        fingerprint: str,
+        what: str,
+        check: Callable[[TaskResult], None] | None = None,
+    ) -> None:
+        """Open the journal at `path` for the problem `fingerprint` names (`what`, in words),
+        its records read back checked by `check` (which raises `PayloadError`), if given."""
         self.path = Path(path)
         self.fingerprint = fingerprint
+        self.check = check
         self.done: dict[tuple[int, ...], TaskResult] = {}
         try:
             if self.path.exists() and self.path.stat().st_size > 0:
@@ -116,13 +130,19 @@ class Journal:
         if not isinstance(record, dict) or tuple(record) != _FIELDS:
             raise _DamagedRecordError(f"a record has the fields {', '.join(_FIELDS)}")
         key, count, nodes, payload = (record[name] for name in _FIELDS)
-        if not isinstance(key, list) or not all(_is_count(step) for step in key):
+        if not isinstance(key, list) or not all(is_count(step) for step in key):
             raise _DamagedRecordError("the key must be a list of whole numbers from 0")
-        if not _is_count(count) or not _is_count(nodes):
+        if not is_count(count) or not is_count(nodes):
             raise _DamagedRecordError("count and nodes must be whole numbers from 0")
         if not isinstance(payload, dict):
             raise _DamagedRecordError("the payload must be an object")
-        return TaskResult(tuple(key), count, nodes, payload)
+        result = TaskResult(tuple(key), count, nodes, payload)
+        if self.check is not None:
+            try:
+                self.check(result)
+            except PayloadError as error:
+                raise _DamagedRecordError(str(error)) from None
+        return result
 
     def _overlap(self, number: int, key: tuple[int, ...], other: int) -> JournalError:
         """The error for the record on line `number`, whose subproblem `key` another record
@@ -172,8 +192,3 @@ def _json(line: bytes) -> Any:
         return json.loads(line)
     except (ValueError, RecursionError):
         return None
-
-
-def _is_count(value: object) -> bool:
-    """Whether `value` is a whole number from 0 (JSON's true and 1.0 are not)."""
-    return type(value) is int and value >= 0

@@ -11,12 +11,17 @@ children of branches found big first, then the subproblems of the first split.  
 record read from a pipe is never shared or cut (records are written whole, at most
 `PIPE_BUF` bytes at a time), so no lock is needed.  Only this process writes records and
 decides when the run is done; a worker sends each result back on its own pipe, and ends
-when the stop pipe closes: when this process closes it, or dies.  Ctrl-C stops this
-process, which kills its workers; they ignore it themselves.
+when the stop pipe closes: when this process closes it, or dies.  A worker looks at the
+stop pipe between subproblems and at every progress event of a search (about every 50 ms),
+and on Linux the kernel kills it as soon as this process ends, however it ends (SIGKILL
+included), even in a long kernel call.  Ctrl-C, SIGTERM and SIGHUP stop this process,
+which kills its workers; they ignore them themselves.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import pickle
 import select
@@ -24,13 +29,13 @@ import signal
 import struct
 import sys
 from collections import deque
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from slidelab import memory
 from slidelab.errors import SlidelabError
 from slidelab.parallel.tasks import TaskResult
-from slidelab.runs import Progress, drive, relay
+from slidelab.runs import Progress, RunStopped, drive, relay
 
 if TYPE_CHECKING:
     import subprocess
@@ -44,6 +49,13 @@ BATCH = select.PIPE_BUF // RECORD.size
 """Records written at once: a write of at most `PIPE_BUF` bytes is never interleaved."""
 WAIT_SECONDS = 0.05
 """Longest wait for a worker's result when this process has nothing to search."""
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""Signals that stop a run: sent to the whole process group, they are the first process's to
+act on (it kills its workers), so a worker ignores them instead of ending on its own."""
+PR_SET_PDEATHSIG = 1
+"""Linux's `prctl` option: the signal a process gets when the thread that started it ends."""
 
 Record = tuple[int, int]
 Outcome = Callable[[Any, TaskResult | None], list[Any]]
@@ -71,8 +83,9 @@ def run_local(
         held: dict[Record, Any] = {(n, -1): task for n, task in enumerate(tasks)}
         queue.put(list(held), first=False)
         start = _Worker.spawn if spawn else _Worker.fork
-        for _ in range(jobs - 1):
-            workers.append(start(job, tasks, queue, workers))
+        with _stop_signals_held():
+            for _ in range(jobs - 1):
+                workers.append(start(job, tasks, queue, workers))
         queue.close(queue.stop_read)  # the workers hold it; this process never reads it
 
         def settle(record: Record, result: TaskResult | None) -> None:
@@ -111,6 +124,20 @@ def run_local(
         queue.close()
         for worker in workers:
             worker.kill()
+
+
+@contextlib.contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """Within: `STOP_SIGNALS` are held back (blocked), and come once the workers started are
+    recorded, to be killed.  One that came during a fork would be raised in a hook of
+    `os.fork` (logging's, threading's), which swallows it: Ctrl-C would be lost, the run going
+    on; and in a new worker, before it ignores them, it would run this process's code there.
+    A worker inherits the block and lifts it once it ignores them (`_live`)."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _kids(job: Any, branch: Any) -> list[Any]:
@@ -186,6 +213,10 @@ class _Queue:
             record = self.take()
             if record is not None:
                 return record
+
+    def stopped(self) -> bool:
+        """Whether the stop pipe has closed: nobody writes to it, so it reads only its end."""
+        return _readable(self.stop_read)
 
     def close(self, *fds: int) -> None:
         """Close these ends (all that are open if none are named)."""
@@ -330,16 +361,30 @@ def _live(job: Any, tasks: list[Any], queue: _Queue, results: int) -> NoReturn:
     its first process's clean-up, and an orphan has nobody to tell of a broken pipe."""
     status = 1
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the first process
+        _end_with_parent()
+        for stop in STOP_SIGNALS:
+            signal.signal(stop, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # `_stop_signals_held`
         _serve(job, tasks, queue, results)
         status = 0
     finally:
         os._exit(status)
 
 
+def _end_with_parent() -> None:
+    """On Linux, have the kernel kill this worker when its first process ends, however it
+    ends: the stop pipe is only seen between kernel calls, and one call may be long (a first
+    one compiling its kernel takes a minute).  The kill comes when the *thread* that started
+    the worker ends; a run is driven by one thread, which outlives its workers (a forked
+    worker's is the only thread there was).  A first process that ended before this call has
+    closed the stop pipe, which the worker reads before it searches anything."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL))
+
+
 def _serve(job: Any, tasks: list[Any], queue: _Queue, results: int) -> None:
-    """A worker's life: search the subproblems it takes until the stop pipe closes, sending
-    back each result (or the error that ended it)."""
+    """A worker's life: search the subproblems it takes until the stop pipe closes (even in
+    the middle of one), sending back each result (or the error that ended it)."""
     kids: dict[int, list[Any]] = {}
     while (record := queue.wait()) is not None:
         number, child = record
@@ -347,11 +392,14 @@ def _serve(job: Any, tasks: list[Any], queue: _Queue, results: int) -> None:
         error: Exception | None = None
         try:
             if child < 0:
-                result = drive(job.explore(task.branch, task.budget))
+                branch, budget = task.branch, task.budget
             else:
                 if number not in kids:
                     kids[number] = _kids(job, task.branch)
-                result = drive(job.explore(kids[number][child], None))
+                branch, budget = kids[number][child], None
+            result = drive(job.explore(branch, budget), should_stop=queue.stopped)
+        except RunStopped:
+            return
         except Exception as failure:
             result, error = None, failure
         message = _message(record, result, error)

@@ -109,6 +109,11 @@ class SplitJob(Protocol):
         """Names the search and the splitting rules, so a journal is used for its search only."""
         ...
 
+    def check(self, result: TaskResult) -> None:
+        """Raise `PayloadError` unless `result`, read back from a journal, is one `explore`
+        could return (`slidelab.parallel.payload`)."""
+        ...
+
 
 class ClusterError(SlidelabError):
     """The Dask scheduler could not be reached or used."""
@@ -245,7 +250,7 @@ def run_journaled(
 ) -> Generator[Progress, None, tuple[list[TaskResult], int]]:
     """`run_split` with the journal file `journal` (if any) opened for `job` and closed after;
     returns the results and how many of them the journal held already."""
-    record = Journal(journal, job.fingerprint(), what) if journal else None
+    record = Journal(journal, job.fingerprint(), what, job.check) if journal else None
     try:
         resumed = len(record.done) if record is not None else 0
         results = yield from run_split(job, jobs=jobs, scheduler=scheduler, journal=record)

@@ -36,6 +36,7 @@ import numpy as np
 
 from slidelab.errors import SearchLimitError, SlidelabError
 from slidelab.memory import MemoryBudget, MemoryBudgetError, chosen_limit, mebibytes
+from slidelab.parallel.payload import expect, fields, items, whole, wholes
 from slidelab.parallel.run import SPLIT_RULES, run_journaled
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress
@@ -260,6 +261,28 @@ class HardestJob:
             return None
         return TaskResult(branch.key, found.hardest_count, found.placements, found.payload())
 
+    def check(self, result: TaskResult) -> None:
+        """A payload as `_Findings.payload` writes it: counts that fit one another, the
+        record's count its hardest and its nodes its placements, and the smallest hardest
+        codes, in increasing order, each one of a placement of the pieces."""
+        payload = result.payload
+        fields(payload, tuple(_Findings().payload()))
+        placements = whole(payload["placements"], "placements")
+        expect(placements == result.nodes, f"placements must be the record's nodes, {result.nodes}")
+        whole(payload["components"], "components", high=placements)
+        can_reach = whole(payload["can_reach"], "can_reach", high=placements)
+        farthest = whole(payload["farthest"], "farthest", low=-1)
+        hardest = whole(payload["hardest_count"], "hardest_count", high=can_reach)
+        expect(hardest == result.count, f"hardest_count must be the record's count, {result.count}")
+        expect((farthest >= 0) == (hardest > 0), "farthest and hardest_count disagree")
+        whole(payload["over_limit"], "over_limit")
+        tables = _parts_of(self.puzzle, self.max_parts).tables
+        codes = items(payload["hardest"], "hardest", min(hardest, HARDEST_SHOWN))
+        for n, code in enumerate(codes):
+            wholes(code, f"hardest[{n}]", tables.words, high=(1 << 64) - 1)
+            expect(_codes_a_placement(tables, code), f"hardest[{n}] codes no placement")
+        expect(all(a < b for a, b in itertools.pairwise(codes)), "hardest must be in order")
+
     def fingerprint(self) -> str:
         """Names the puzzle, the style and the parts, for journals (not the limits: a part
         past one is never recorded, and a finished part's findings do not depend on them)."""
@@ -268,6 +291,39 @@ class HardestJob:
             f"parts <= {self.max_parts}; {SPLIT_RULES}"
         )
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _codes_a_placement(tables: Tables, code: list[int]) -> bool:
+    """Whether the words `code` are the code of a placement of the pieces, none on another or
+    on an obstacle.  Read here before the kernels decode it: they trust a code, and would
+    read past their arrays for a wrong one."""
+    board = tables.board
+    value = sum(word << (64 * n) for n, word in enumerate(code))
+    used = 0
+    anchors: list[int] = []
+    for k, base in enumerate(board.mask_base.tolist()):
+        positions = int(np.count_nonzero(board.pos_of[k] >= 0))
+        first, last = int(board.kind_first[k]), int(board.kind_first[k + 1])
+        if base < 0:  # a field of `field_bits` for each piece
+            field = (1 << int(board.field_bits[k])) - 1
+            at = board.field_at[first:last].tolist()
+            found = [value >> a & field for a in at]
+            used |= sum(field << a for a in at)
+        else:  # one bit for each position
+            found = [pos for pos in range(positions) if value >> (base + pos) & 1]
+            used |= ((1 << positions) - 1) << base
+        if len(found) != last - first or any(pos >= positions for pos in found):
+            return False
+        anchors += board.cell_at[k, found].tolist()
+    covered = [
+        int(board.pad_of[anchor]) + offset
+        for piece, anchor in enumerate(anchors)
+        for offset in board.cover_off[board.cover_piece == piece].tolist()
+    ]
+    if value & ~used or len(set(covered)) < len(covered) or board.base_occ[covered].any():
+        return False
+    key = np.array(code, np.uint64)
+    return bool(np.array_equal(tables.encode(tables.decode(key).placements), key))
 
 
 def _search_parts(

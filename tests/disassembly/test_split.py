@@ -3,11 +3,14 @@ one process finds, in the same order."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from slidelab.burrtools.assemblies import search_assemblies
 from slidelab.burrtools.disassemblies import assembly_of
@@ -20,6 +23,8 @@ from slidelab.disassembly.split import Chunk, DisassemblyJob, Shared, disassembl
 from slidelab.exactcover.search import SolutionsFound, solve
 from slidelab.parallel.journal import JournalError
 from slidelab.runs import Progress, RunStopped, drive
+from tests.burrtools.conftest import EXAMPLES
+from tests.parallel.forging import FORGING, forged, refused_or_right
 
 
 def cube_in_cage(examples, distinct: bool = False) -> list[Assembly]:
@@ -37,13 +42,17 @@ def cube_in_cage(examples, distinct: bool = False) -> list[Assembly]:
     return [assembly_of(packing, solution) for solution in found]
 
 
-@pytest.fixture
-def split_at_once(monkeypatch):
+def at_once(patch: pytest.MonkeyPatch) -> None:
     """A run judges its pace at its first assembly, and any time left is too long to stay here:
     one assembly is taken apart here, the rest split (chunks on workers are never too long)."""
-    monkeypatch.setattr(batch, "FIRST_LOOK", 0.0)
-    monkeypatch.setattr(split, "ALONE_SECONDS", -1.0)
-    monkeypatch.setattr(split, "CHUNK_SECONDS", 1e9)
+    patch.setattr(batch, "FIRST_LOOK", 0.0)
+    patch.setattr(split, "ALONE_SECONDS", -1.0)
+    patch.setattr(split, "CHUNK_SECONDS", 1e9)
+
+
+@pytest.fixture
+def split_at_once(monkeypatch):
+    at_once(monkeypatch)
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 15, 16, 17, 1151])
@@ -169,3 +178,93 @@ def test_a_list_s_fingerprint_is_the_same_in_every_process():
     ]  # fmt: skip
     whole, first = printed[0].split()
     assert printed[1] == printed[0] and whole != first
+
+
+@pytest.fixture(scope="module")
+def cage_journal(tmp_path_factory):
+    """An honest journal of CubeInCage's 96 classes taken apart in chunks; the run resumed from
+    a journal, and its answer (the assemblies that come apart, the disassemblies)."""
+    if not EXAMPLES.is_dir():
+        pytest.skip(f"BurrTools examples not found at {EXAMPLES}")
+    listed = cube_in_cage(EXAMPLES, distinct=True)
+    path = tmp_path_factory.mktemp("disassembly") / "cage.journal"
+
+    def resumed(journal: str) -> tuple[int, int]:
+        taken, _ = drive(disassemble_split(listed, journal=journal))
+        return taken.separable, len(taken.disassemblies)
+
+    with pytest.MonkeyPatch.context() as patch:
+        at_once(patch)
+        answer = resumed(str(path))
+    assert answer == (1, 96) and len(path.read_text().splitlines()) > 30
+    return path, resumed, answer, listed
+
+
+@FORGING
+@given(data=st.data())
+def test_a_forged_payload_is_refused_with_its_line_or_changes_nothing(cage_journal, data):
+    """A chunk holds one disassembly of each of its assemblies, each a whole record of a
+    separation tree of its pieces, as many separable as counted."""
+    path, resumed, answer, _ = cage_journal
+    refused_or_right(data, path, resumed, answer, count=True)
+
+
+@pytest.mark.parametrize(
+    ("change", "count", "reason"),
+    [
+        (lambda records: {}, 1, "the payload must have the fields disassemblies"),
+        (
+            lambda records: {"disassemblies": records, "more": 1},
+            1,
+            "the payload must have the fields disassemblies",
+        ),
+        (
+            lambda records: {"disassemblies": records[1:]},
+            1,
+            "disassemblies must hold {size} items, not {less}",
+        ),
+        (
+            lambda records: {"disassemblies": [records[0][:-1], *records[1:]]},
+            1,
+            "disassemblies[0] ends too soon",
+        ),
+        (
+            lambda records: {"disassemblies": [[*records[0], 0], *records[1:]]},
+            1,
+            "disassemblies[0] goes on after its disassembly",
+        ),
+        (
+            lambda records: {"disassemblies": [[0, 1, 99, 0, 0, 0, 0], *records[1:]]},
+            1,
+            "disassemblies[0] is no disassembly of 6 pieces",
+        ),
+        (
+            lambda records: {"disassemblies": records},
+            2,
+            "separable disassemblies add up to 1, not to the record's count 2",
+        ),
+    ],
+)
+def test_a_forged_payload_is_refused_for_what_it_holds(
+    cage_journal, tmp_path, change, count, reason
+):
+    """A chunk's disassemblies: as many as its assemblies, each a whole record of one of them,
+    as many separable as counted."""
+    honest, _, _, listed = cage_journal
+    lines = honest.read_text().splitlines()
+    number = next(n for n, line in enumerate(lines[1:], 2) if '"count":1' in line)
+    record = json.loads(lines[number - 1])
+    records = record["payload"]["disassemblies"]
+    payload = change(records)
+    lines[number - 1] = forged(
+        json.loads(lines[0])["fingerprint"], record["key"], count, record["nodes"], payload
+    )
+    journal = tmp_path / "cage.journal"
+    journal.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError) as refused:
+        drive(disassemble_split(listed, journal=str(journal)))
+    assert str(refused.value) == (
+        f"{journal}:{number}: damaged journal record "
+        f"({reason.format(size=len(records), less=len(records) - 1)}); delete this line to "
+        "search its subproblem again"
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from slidelab.cli import main
 from slidelab.dissection import search
@@ -21,8 +23,10 @@ from slidelab.dissection.shape import parse_shape, square
 from slidelab.dissection.split import DissectionJob, solve_split
 from slidelab.library import load_shipped
 from slidelab.parallel import run
+from slidelab.parallel.journal import JournalError
 from slidelab.runs import drive
 from tests.dissection.figures import TOY
+from tests.parallel.forging import FORGING, forged, refused_or_right
 
 
 def problem(name: str, pieces: int, **options: bool) -> Dissection:
@@ -45,15 +49,19 @@ PROBLEMS = [
 ]
 
 
-@pytest.fixture
-def tiny_budgets(monkeypatch):
+def tiny(patch: pytest.MonkeyPatch) -> None:
     """Budgets so small that every search is split and split again (its kernel calls are kept
     short, so that it reports progress before it ends)."""
-    monkeypatch.setattr(search, "CHUNK_SECONDS", 0)
-    monkeypatch.setattr(run, "ROOT_NODES", 1)
-    monkeypatch.setattr(run, "PROBE_NODES", 2)
-    monkeypatch.setattr(run, "GROWTH", 1)
-    monkeypatch.setattr(run, "ROOT_GROWTH", 1)
+    patch.setattr(search, "CHUNK_SECONDS", 0)
+    patch.setattr(run, "ROOT_NODES", 1)
+    patch.setattr(run, "PROBE_NODES", 2)
+    patch.setattr(run, "GROWTH", 1)
+    patch.setattr(run, "ROOT_GROWTH", 1)
+
+
+@pytest.fixture
+def tiny_budgets(monkeypatch):
+    tiny(monkeypatch)
 
 
 def knuths_counts(result: DissectionResult) -> tuple[int, int, int, int]:
@@ -150,3 +158,80 @@ def test_min_pieces_is_refused_with_the_parallel_options(tmp_path, capsys):
     shape.write_text(TOY)
     assert main(["dissect", "3", str(shape), "--min-pieces", "--jobs", "2"]) == 2
     assert "--min-pieces tries 2, 3, ... pieces in turn" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["counting", "listing"])
+def toy_journal(request, tmp_path_factory):
+    """An honest journal of the toy in 3 pieces, split small, whether it lists; the search
+    resumed from a journal, and its answer (the count, and the number of solutions listed)."""
+    listing = request.param
+    path = tmp_path_factory.mktemp("dissection") / "toy3.journal"
+    toy = problem("knuth-toy.dots", 3)
+
+    def resumed(journal: str) -> tuple[int, int]:
+        split = drive(solve_split(toy, listing=listing, journal=journal))
+        return split.result.count, len(split.found)
+
+    with pytest.MonkeyPatch.context() as patch:
+        tiny(patch)
+        answer = resumed(str(path))
+    assert answer == (919, 919 if listing else 0) and len(path.read_text().splitlines()) > 10
+    return path, resumed, answer, listing
+
+
+@FORGING
+@given(data=st.data())
+def test_a_forged_payload_is_refused_with_its_line_or_changes_nothing(toy_journal, data):
+    """Listed solutions must be as many as counted, each placement, orientation and colour
+    one of the tables; Knuth's counts have nothing to check them by but their type, and a
+    count alone has nothing but the checksum, so only a listing's count is forged."""
+    path, resumed, answer, listing = toy_journal
+    refused_or_right(data, path, resumed, answer, count=listing)
+
+
+@pytest.mark.parametrize(
+    ("listing", "payload", "count", "reason"),
+    [
+        (False, {}, 5, "the payload must have the fields covers, searches"),
+        (False, {"covers": -1, "searches": 0}, 5, "covers must be a whole number from 0"),
+        (
+            True,
+            {"covers": 1, "searches": 1, "solutions": []},
+            1,
+            "solutions must hold 1 items, not 0",
+        ),
+        (
+            True,
+            {"covers": 1, "searches": 1},
+            0,
+            "the payload must have the fields covers, searches, solutions",
+        ),
+        (
+            True,
+            {"covers": 1, "searches": 1, "solutions": [[0] * 24]},
+            1,
+            "solutions[0][6] must be a whole number from 1 to 3",
+        ),
+        (
+            True,
+            {"covers": 1, "searches": 1, "solutions": [[99] + [1] * 23]},
+            1,
+            "solutions[0][0] must be a whole number from 0 to 28",
+        ),
+    ],
+)
+def test_a_forged_payload_is_refused_for_what_it_holds(tmp_path, listing, payload, count, reason):
+    toy = problem("knuth-toy.dots", 3)
+    journal = tmp_path / "toy3.journal"
+    drive(solve_split(toy, listing=listing, journal=str(journal)))
+    lines = journal.read_text().splitlines()
+    record = json.loads(lines[1])
+    fingerprint = json.loads(lines[0])["fingerprint"]
+    lines[1] = forged(fingerprint, record["key"], count, record["nodes"], payload)
+    journal.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError) as refused:
+        drive(solve_split(toy, listing=listing, journal=str(journal)))
+    assert str(refused.value) == (
+        f"{journal}:2: damaged journal record ({reason}); delete this line to search its "
+        "subproblem again"
+    )

@@ -6,6 +6,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from slidelab.exactcover import split
 from slidelab.exactcover.split import search_split
@@ -15,14 +17,20 @@ from slidelab.parallel.journal import Journal, JournalError
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import drive
 from tests.exactcover.problems import queens
+from tests.parallel.forging import FORGING, forged, refused_or_right
+
+
+def tiny(patch: pytest.MonkeyPatch) -> None:
+    """Budgets so small that every search is split and split again."""
+    patch.setattr(run, "ROOT_NODES", 1)
+    patch.setattr(run, "PROBE_NODES", 2)
+    patch.setattr(run, "GROWTH", 1)
+    patch.setattr(run, "ROOT_GROWTH", 1)
 
 
 @pytest.fixture(autouse=True)
 def tiny_budgets(monkeypatch):
-    monkeypatch.setattr(run, "ROOT_NODES", 1)
-    monkeypatch.setattr(run, "PROBE_NODES", 2)
-    monkeypatch.setattr(run, "GROWTH", 1)
-    monkeypatch.setattr(run, "ROOT_GROWTH", 1)
+    tiny(monkeypatch)
 
 
 def lines(path) -> int:
@@ -102,13 +110,6 @@ def nine_queens_journal(tmp_path):
     journal = tmp_path / "q9.journal"
     assert drive(search_split(queens(9), journal=str(journal))).count == 352
     return journal, journal.read_text().splitlines()
-
-
-def forged(fingerprint: str, key, count, nodes, payload, **extra) -> str:
-    """A record line with a correct checksum, as a deliberate edit could make it."""
-    fields = {"key": key, "count": count, "nodes": nodes, "payload": payload} | extra
-    body = json.dumps(fields, separators=(",", ":"))
-    return f'{{"check":"{journal_module._checksum(fingerprint, body)}",{body[1:]}'
 
 
 def fingerprint_of(lines) -> str:
@@ -223,3 +224,60 @@ def test_a_file_that_is_no_journal_is_left_as_it_was(tmp_path):
     with pytest.raises(JournalError, match=r"puzzle\.slide:1: not a slidelab journal$"):
         Journal(path, "abc", "test")
     assert path.read_text() == "4 x 4\n1 = 1\n1\n01"
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["counting", "listing"])
+def queens_journal(request, tmp_path_factory):
+    """An honest journal of the 8-queens search, split small, whether it lists; the search
+    resumed from a journal, and its answer (the count, and the number of solutions listed)."""
+    listing = request.param
+    path = tmp_path_factory.mktemp("queens") / "q8.journal"
+
+    def resumed(journal: str) -> tuple[int, int]:
+        outcome = drive(search_split(queens(8), listing=listing, journal=journal))
+        return outcome.count, len(outcome.solutions)
+
+    with pytest.MonkeyPatch.context() as patch:
+        tiny(patch)
+        answer = resumed(str(path))
+    assert answer == (92, 92 if listing else 0) and lines(path) > 20
+    return path, resumed, answer, listing
+
+
+@FORGING
+@given(data=st.data())
+def test_a_forged_payload_is_refused_with_its_line_or_changes_nothing(queens_journal, data):
+    """Listed solutions must be as many as counted, and of the problem's options; a count
+    alone has nothing to check it by (its checksum is all), so only a listing's is forged."""
+    path, resumed, answer, listing = queens_journal
+    refused_or_right(data, path, resumed, answer, count=listing)
+
+
+@pytest.mark.parametrize(
+    ("listing", "payload", "count", "reason"),
+    [
+        (True, {}, 1, "the payload must have the fields solutions"),
+        (True, {"solutions": [[3, 999]]}, 1, "solutions[0][1] must be a whole number from 0 to 63"),
+        (True, {"solutions": [[3, 7]]}, 2, "solutions must hold 2 items, not 1"),
+        (False, {"solutions": [[3]]}, 1, "solutions must hold 0 items, not 1"),
+        (
+            False,
+            {"by_blocks": {}},
+            1,
+            "the payload may only have the fields solutions",
+        ),
+    ],
+)
+def test_a_forged_payload_is_refused_for_what_it_holds(tmp_path, listing, payload, count, reason):
+    journal = tmp_path / "q8.journal"
+    drive(search_split(queens(8), listing=listing, journal=str(journal)))
+    lines = journal.read_text().splitlines()
+    record = json.loads(lines[1])
+    lines[1] = forged(fingerprint_of(lines), record["key"], count, record["nodes"], payload)
+    journal.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError) as refused:
+        drive(search_split(queens(8), listing=listing, journal=str(journal)))
+    assert str(refused.value) == (
+        f"{journal}:2: damaged journal record ({reason}); delete this line to search its "
+        "subproblem again"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -222,12 +223,63 @@ def test_workers_end_when_the_first_process_dies(tmp_path):
     first.wait()
     at_death = searched(tmp_path)
     workers = [pid for pid in at_death if pid != first.pid]
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in workers):
-        assert time.monotonic() < deadline, "a worker went on searching"
-        time.sleep(0.01)
+    _ended_within(workers, seconds=10)
     after = searched(tmp_path)
     assert all(len(after[pid]) <= len(at_death[pid]) + 1 for pid in workers)
+
+
+@dataclass(frozen=True)
+class Stuck(Tree):
+    """A `Tree` whose root is big at once and whose other branches never end: each names the
+    process searching it (a file of `log`), then sleeps in one long call, as a kernel does."""
+
+    def explore(
+        self, branch: Branch, budget: int | None, growth: float | None = None
+    ) -> Generator[Progress, None, TaskResult | None]:
+        yield Progress(phase="stuck", explored=0, elapsed=0.0)
+        if branch.key:
+            (Path(str(self.log)) / str(os.getpid())).write_text(f"{branch.key}\n")
+            time.sleep(600)
+        return None
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_stuck_in_a_subproblem_end_when_the_first_process_is_killed(tmp_path, method):
+    """SIGKILL leaves the first process no last word: its workers, forked, or spawned beside
+    another thread, are ended by the kernel in the middle of their subproblems."""
+    beside = "threading.Thread(target=time.sleep, args=(600,), daemon=True).start(); "
+    program = (
+        "import threading, time; from slidelab.runs import drive; "
+        "from slidelab.parallel import run; from tests.parallel.test_local import Stuck; "
+        f"run.ROOT_NODES = 1; run.TARGET_BRANCHES = 4; {beside if method == 'spawn' else ''}"
+        f"assert run._start_method() == {method!r}; "
+        f"drive(run.run_split(Stuck(width=8, depth=2, log={str(tmp_path)!r}), jobs=3))"
+    )
+    first = subprocess.Popen([sys.executable, "-c", program], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(searched(tmp_path)) < 3:  # each of the three processes in a subproblem
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.01)
+        workers = [pid for pid in searched(tmp_path) if pid != first.pid]
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait()
+        _ended_within(workers, seconds=5)
+    finally:
+        _kill_group(first.pid)
+
+
+def _ended_within(pids: list[int], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while any(_alive(pid) for pid in pids):
+        assert time.monotonic() < deadline, "a worker outlived its first process"
+        time.sleep(0.01)
+
+
+def _kill_group(leader: int) -> None:
+    """Kill whatever a test's run left in its process group."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(leader, signal.SIGKILL)
 
 
 def _alive(pid: int) -> bool:
@@ -263,3 +315,37 @@ def test_ctrl_c_stops_a_split_run_and_every_worker(tmp_path):
 def _children(pid: int) -> list[int]:
     tasks = Path(f"/proc/{pid}/task")
     return [int(n) for task in tasks.iterdir() for n in (task / "children").read_text().split()]
+
+
+@pytest.mark.parametrize(
+    ("stop", "status", "said"),
+    [
+        (signal.SIGTERM, 143, "slidelab: stopped by SIGTERM\n"),
+        (signal.SIGHUP, 129, "slidelab: stopped by SIGHUP\n"),
+        (signal.SIGKILL, -signal.SIGKILL, ""),
+    ],
+    ids=["SIGTERM", "SIGHUP", "SIGKILL"],
+)
+def test_a_signal_to_the_first_process_alone_ends_every_worker(stop, status, said):
+    """SIGTERM and SIGHUP sent to the first process only stop it as Ctrl-C does (it kills its
+    workers); SIGKILL kills it, and the kernel its workers, deep in subproblems that take
+    minutes."""
+    run_ = subprocess.Popen(
+        [sys.executable, "-m", "slidelab", "antislide", "5", "5", "6", "--jobs", "2"],
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (workers := _children(run_.pid)):
+            assert time.monotonic() < deadline and run_.poll() is None
+            time.sleep(0.01)
+        time.sleep(1)  # into its first subproblem
+        run_.send_signal(stop)
+        out, err = run_.communicate(timeout=10)
+        assert (run_.returncode, out, err) == (status, "", said)
+        _ended_within(workers, seconds=5)
+    finally:
+        _kill_group(run_.pid)

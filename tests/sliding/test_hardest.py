@@ -4,16 +4,19 @@ the reference, which builds the whole graph of placements in a dictionary."""
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 from unittest.mock import patch
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from slidelab.cli import main
 from slidelab.library import shipped_text
 from slidelab.memory import MemoryBudgetError
 from slidelab.parallel import run
+from slidelab.parallel.journal import JournalError
 from slidelab.runs import drive
 from slidelab.sliding import graph_kernels, hardest
 from slidelab.sliding.hardest import HARDEST_SHOWN, hardest_starts
@@ -21,6 +24,7 @@ from slidelab.sliding.model import Axis, Configuration, Goal, PieceKind, Placeme
 from slidelab.sliding.reference import reference_hardest
 from slidelab.sliding.styles import MoveStyle
 from slidelab.sliding.textformat import parse_puzzle
+from tests.parallel.forging import FORGING, forged, refused_or_right
 from tests.sliding.test_reference_agreement import RANDOM_PUZZLES, _show, puzzles
 
 CARS = "4 x 4 cars\n1 = 11 h\n2 = 1/1 v\n3 = 111 h\n4 = 1\n20001000043\n******1\n"
@@ -235,3 +239,70 @@ into parts, so one part can hold them out of the order of their cells."""
 @pytest.mark.parametrize("style", [MoveStyle.STEP, MoveStyle.SLIDE, MoveStyle.SUPER_STEP])
 def test_a_board_of_more_than_64_cells(style: MoveStyle) -> None:
     assert_agrees(WIDE, style)
+
+
+@pytest.fixture(scope="module")
+def cars_journal(tmp_path_factory):
+    """An honest journal of the cars' hardest start, a record for each part; the search
+    resumed from a journal, and its count of hardest placements."""
+    path = tmp_path_factory.mktemp("hardest") / "cars.journal"
+    puzzle = parse_puzzle(CARS)
+
+    def resumed(journal: str) -> int:
+        return drive(hardest_starts(puzzle, MoveStyle.SLIDE, journal=journal)).hardest_count
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(run, "ROOT_NODES", 100)  # the root gives up at once: every part a task
+        count = resumed(str(path))
+    assert len(path.read_text().splitlines()) == 1 + 64
+    return path, resumed, count
+
+
+@FORGING
+@given(data=st.data())
+def test_a_forged_payload_is_refused_with_its_line_or_changes_nothing(cars_journal, data):
+    """A part's counts must fit one another and the record's, and its hardest codes be codes
+    of placements of the pieces: the kernels decode them unchecked.  Its farthest distance
+    is kept: nothing in a record can check it, and it decides which parts' hardest count."""
+    path, resumed, count = cars_journal
+    refused_or_right(data, path, resumed, count, count=True, kept=("farthest",))
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"placements": -1}, "placements must be a whole number from 0"),
+        ({"components": 10**9}, "components must be a whole number from 0 to {placements}"),
+        ({"farthest": -1}, "farthest and hardest_count disagree"),
+        ({"hardest_count": 0}, "hardest_count must be the record's count, {count}"),
+        ({"hardest": []}, "hardest must hold {shown} items, not 0"),
+        (
+            {"hardest": [[2**64], [0]]},
+            "hardest[0][0] must be a whole number from 0 to 18446744073709551615",
+        ),
+        ({"hardest": [[2**63], [2**63 + 1]]}, "hardest[0] codes no placement"),
+        ({"over_limit": None}, "over_limit must be a whole number from 0"),
+    ],
+)
+def test_a_forged_payload_is_refused_for_what_it_holds(cars_journal, tmp_path, change, reason):
+    honest, _, _ = cars_journal
+    lines = honest.read_text().splitlines()
+    number = next(n for n, line in enumerate(lines[1:], 2) if '"hardest_count":2,' in line)
+    record = json.loads(lines[number - 1])
+    payload = record["payload"] | change
+    lines[number - 1] = forged(
+        json.loads(lines[0])["fingerprint"],
+        record["key"],
+        record["count"],
+        record["nodes"],
+        payload,
+    )
+    journal = tmp_path / "cars.journal"
+    journal.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError) as refused:
+        drive(hardest_starts(parse_puzzle(CARS), MoveStyle.SLIDE, journal=str(journal)))
+    said = reason.format(placements=record["payload"]["placements"], count=record["count"], shown=2)
+    assert str(refused.value) == (
+        f"{journal}:{number}: damaged journal record ({said}); delete this line to search its "
+        "subproblem again"
+    )
