@@ -275,7 +275,6 @@ class HardestJob:
         hardest = whole(payload["hardest_count"], "hardest_count", high=can_reach)
         expect(hardest == result.count, f"hardest_count must be the record's count, {result.count}")
         expect((farthest >= 0) == (hardest > 0), "farthest and hardest_count disagree")
-        whole(payload["over_limit"], "over_limit")
         tables = _parts_of(self.puzzle, self.max_parts).tables
         codes = items(payload["hardest"], "hardest", min(hardest, HARDEST_SHOWN))
         for n, code in enumerate(codes):
