@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).parents[1] / "slidelab"
 SHARED = {
     "errors", "runs", "progress", "fileio", "family", "parallel", "integers", "validation",
     "memory", "heap", "kernels", "kernel_cache", "native", "native_build", "intrinsics",
-    "wording",
+    "wording", "mirror_pairs",
 }  # fmt: skip
 """The layers under the families: any family may import them, they import no family."""
 
