@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from slidelab.antislide.model import DEFAULT_BRICK, Box, Placement, Tables
-from slidelab.antislide.search import AntislideResult, Packing, branch_moves, solve_tables
+from slidelab.antislide.search import (
+    AntislideResult,
+    Packing,
+    branch_moves,
+    check_memory,
+    solve_tables,
+)
 from slidelab.parallel.run import SPLIT_RULES, run_journaled, within_budget
 from slidelab.parallel.tasks import TaskResult
 from slidelab.runs import Progress
@@ -109,6 +115,7 @@ def solve_split(
     recording each finished one in the `journal` file.  Packings come subproblem by
     subproblem, in the order the whole search would find them."""
     started = time.perf_counter()
+    check_memory(box, brick)
     job = AntislideJob(box, brick, min_blocks, max_blocks, keep)
     dims = "x".join(map(str, box.dims))
     results, resumed = yield from run_journaled(
