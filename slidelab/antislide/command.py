@@ -45,8 +45,19 @@ def register(subcommands: SubParsers) -> None:
         "with --json or a search in subproblems)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--min-blocks", type=int, default=0, metavar="K", help="at least K bricks")
-    parser.add_argument("--max-blocks", type=int, metavar="K", help="at most K bricks")
+    parser.add_argument(
+        "--min-blocks",
+        type=int,
+        default=0,
+        metavar="K",
+        help="at least K bricks (none if K is more than the box holds)",
+    )
+    parser.add_argument(
+        "--max-blocks",
+        type=int,
+        metavar="K",
+        help="at most K bricks (no limit if K is as many as the box holds, or more)",
+    )
     parser.add_argument(
         "--check",
         metavar="FILE",

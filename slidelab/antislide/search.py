@@ -480,13 +480,16 @@ class _Run:
         split_at: int,
     ) -> Generator[Progress, None, _Run]:
         """A run at the root of the search (or of the subproblem `prefix`), refused
-        (`MemoryBudgetError`) before its arrays would pass the memory budget."""
+        (`MemoryBudgetError`) before its arrays would pass the memory budget.  Block counts
+        beyond the most bricks the box holds are cut to ones that mean the same and that the
+        kernel's integers hold (at least one more: none; at most that many: no limit):
+        --max-blocks 18446744073709551616 stopped numba ("Int value is too large")."""
         started = time.perf_counter()
         most = tables.box.cell_count // tables.cells.shape[1]
-        limit = most if max_blocks is None else max_blocks
-        if min_blocks < 0 or limit < 0:
+        if min_blocks < 0 or (max_blocks is not None and max_blocks < 0):
             raise SlidelabError("--min-blocks and --max-blocks must not be negative")
-        goal = kernels.Goal(min_blocks, limit, np.array(prefix, np.int32), split_at)
+        limit = most if max_blocks is None else min(max_blocks, most)
+        goal = kernels.Goal(min(min_blocks, most + 1), limit, np.array(prefix, np.int32), split_at)
         sizes = _Sizes.of(tables, keep)
         memory = MemoryBudget.of(None)
         memory.check(tables.nbytes + sizes.bytes, "the search")

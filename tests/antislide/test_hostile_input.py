@@ -117,3 +117,23 @@ def test_a_search_beyond_the_default_budget_is_refused(capsys, monkeypatch):
         "slidelab: the search would need at least 500,335.3 MiB, more than the default memory "
         "budget (60% of the available memory, 4,915.2 MiB; set it with --max-memory)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("huge", "same"),
+    [
+        (["--max-blocks", str(2**64)], []),
+        (["--max-blocks", str(10**20), "--jobs", "2"], ["--jobs", "2"]),
+        (["--min-blocks", str(10**20)], ["--min-blocks", "17"]),
+        (["--min-blocks", str(2**64), "--max-blocks", str(2**64 + 1), "--jobs", "2"],
+         ["--min-blocks", "17", "--jobs", "2"]),
+    ],
+)  # fmt: skip
+def test_block_counts_beyond_the_box_mean_what_its_most_means(capsys, huge, same):
+    """--max-blocks 18446744073709551616 (or 10**20) stopped numba with a TypingError ("Int
+    value is too large"): a max from the most bricks the box holds up is no limit, and a min
+    above it leaves no packing, as --help says."""
+    assert main(["antislide", "4", "4", "4", "--json", *same]) == 0
+    expected = capsys.readouterr()
+    assert main(["antislide", "4", "4", "4", "--json", *huge]) == 0
+    assert capsys.readouterr() == expected
