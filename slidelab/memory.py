@@ -62,11 +62,13 @@ class MemoryBudget:
             f"{mebibytes(share)}, the share of each of {processes} processes in {self.source}",
         )
 
-    def check(self, needed: int, what: str) -> None:
-        """Refuse (`MemoryBudgetError`) to go on with `what` when it needs more than the budget."""
+    def check(self, needed: int, what: str, *, least: bool = False) -> None:
+        """Refuse (`MemoryBudgetError`) to go on with `what` when it needs more than the budget;
+        `least`: `needed` is only the least it can need, known before the work is planned."""
         if needed > self.limit:
+            at_least = "at least " if least else ""
             raise MemoryBudgetError(
-                f"{what} would need {mebibytes(needed)}, more than {self.source}"
+                f"{what} would need {at_least}{mebibytes(needed)}, more than {self.source}"
             )
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 from slidelab.antislide.document import declared_brick
 from slidelab.antislide.layers import format_packing, parse_packing
 from slidelab.antislide.model import DEFAULT_BRICK, Box, sliding_faces
-from slidelab.antislide.search import AntislideResult, solve
+from slidelab.antislide.search import AntislideResult, Packing, solve
 from slidelab.antislide.split import solve_split
 from slidelab.errors import SlidelabError
 from slidelab.family import SubParsers
@@ -38,12 +40,26 @@ def register(subcommands: SubParsers) -> None:
         metavar=("A", "B", "C"),
         help="brick size (default 2 2 1; with --check, the file's brick line when it has one)",
     )
-    parser.add_argument("--list", action="store_true", help="print every packing")
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="print every packing, as it is found (kept until the end, within --max-memory, "
+        "with --json or a search in subproblems)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
-        "--min-blocks", type=whole_argument, default=0, metavar="K", help="at least K bricks"
+        "--min-blocks",
+        type=whole_argument,
+        default=0,
+        metavar="K",
+        help="at least K bricks (none if K is more than the box holds)",
     )
-    parser.add_argument("--max-blocks", type=whole_argument, metavar="K", help="at most K bricks")
+    parser.add_argument(
+        "--max-blocks",
+        type=whole_argument,
+        metavar="K",
+        help="at most K bricks (no limit if K is as many as the box holds, or more)",
+    )
     parser.add_argument(
         "--check",
         metavar="FILE",
@@ -62,8 +78,20 @@ def run(args: argparse.Namespace) -> int:
         raise SlidelabError("antislide needs the box's size L M N (or --check FILE)")
     check_block_range(args.min_blocks, args.max_blocks)
     box = Box(tuple(args.dims))
+    listed = 0
+
+    def show(packings: Sequence[Packing]) -> None:
+        """Print `packings` in layer notation, numbered on from the ones before."""
+        nonlocal listed
+        for packing in packings:
+            listed += 1
+            header = f"# {listed}: ({packing.symmetries} syms, {packing.blocks} blks)"
+            sys.stdout.write(f"{header}\n{format_packing(box, packing.bricks)}\n\n")
+
     split = None
     if splits(args, listing=args.list):
+        # The subproblems end in any order, and their packings are listed in the whole
+        # search's: they are kept until all have ended.
         split = drive_in_terminal(
             solve_split(
                 box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks,
@@ -73,27 +101,44 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
         result = split.result
     else:
+        # Listed, the packings are printed as they are found; in JSON they come after the
+        # counts, so they are kept.
         search = solve(
-            box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks, keep=args.list
-        )
-        result = drive_in_terminal(search)
+            box, brick, min_blocks=args.min_blocks, max_blocks=args.max_blocks,
+            keep=args.list and args.json, stream=args.list and not args.json,
+        )  # fmt: skip
+        result = drive_in_terminal(search, lambda batch: show(batch.packings))
     if args.json:
-        fields = _as_json(result)
-        if split is not None:
-            fields |= {"subproblems": split.subproblems, "resumed": split.resumed}
-        print(json.dumps(fields))
+        more = {} if split is None else {"subproblems": split.subproblems, "resumed": split.resumed}
+        _print_json(result, more)
         return EXIT_OK
-    if args.list:
-        for n, packing in enumerate(result.packings, 1):
-            print(f"# {n}: ({packing.symmetries} syms, {packing.blocks} blks)")
-            print(format_packing(box, packing.bricks))
-            print()
+    show(result.packings)
     print(_summary(result))
     return EXIT_OK
 
 
+def _print_json(result: AntislideResult, more: dict[str, Any]) -> None:
+    """Print the run as one JSON object: its counts, its packings if listed, then `more`.  The
+    packings are written one by one, as `json.dumps` would lay them out, so that their text
+    is never held all at once."""
+    sys.stdout.write(json.dumps(_as_json(result))[:-1])  # without its closing brace
+    if result.packings:
+        sys.stdout.write(', "packings": [')
+        for n, packing in enumerate(result.packings):
+            fields = {
+                "layers": format_packing(result.box, packing.bricks).splitlines(),
+                "blocks": packing.blocks,
+                "symmetries": packing.symmetries,
+            }
+            sys.stdout.write(f"{', ' if n else ''}{json.dumps(fields)}")
+        sys.stdout.write("]")
+    tail = "".join(f", {json.dumps(key)}: {json.dumps(value)}" for key, value in more.items())
+    sys.stdout.write(f"{tail}}}\n")
+
+
 def _as_json(result: AntislideResult) -> dict[str, Any]:
-    fields: dict[str, Any] = {
+    """The run's counts, as JSON fields."""
+    return {
         "box": list(result.box.dims),
         "brick": list(result.brick),
         "solutions": result.solutions,
@@ -103,16 +148,6 @@ def _as_json(result: AntislideResult) -> dict[str, Any]:
         "symmetries": result.symmetries,
         "nodes": result.nodes,
     }
-    if result.packings:
-        fields["packings"] = [
-            {
-                "layers": format_packing(result.box, p.bricks).splitlines(),
-                "blocks": p.blocks,
-                "symmetries": p.symmetries,
-            }
-            for p in result.packings
-        ]
-    return fields
 
 
 def _summary(result: AntislideResult) -> str:

@@ -26,7 +26,9 @@ are not yet satisfied, with two or more undecided cells, as they stand before th
 move at level lv.  Only the faces that meet the cells a move decides can change: a
 brick satisfies them, an empty cell takes one open cell away.  A face set left with
 one undecided cell forces that cell to be nonempty; the cells a level forces are
-`fstack[fp[lv]:fp[lv + 1]]`.
+`fstack[fp[lv]:fp[lv + 1]]`.  A level's list holds at most its parent's and the face sets of
+one placement, so `cons` needs room for the path searched only: `search` stops (LISTS_FULL)
+before a level whose lists might not fit, and its caller gives it a bigger stack.
 
 Dead ends: while a move's constraint list is made, a subtree in which no packing can be
 complete is cut at once (Knuth's program searches it): a forced cell no available
@@ -49,8 +51,10 @@ Subproblems: the levels below `goal.prefix.size` are forced to the moves in the 
 does not go below that level: each move made at level split_at - 1 is written to
 `out.kids` (counted in st[KIDS]) and taken back, which lists a subproblem's children.
 
-`search` runs until it has visited `budget` nodes, filled the solution buffer, or
-finished, and keeps all of its state in the arrays it is given.
+`search` runs until it has visited `budget` nodes (backing up a level counts as one, so that
+unwinding a deep path is paced too: a 1 x 1 x 100000 box backs up 100,000 levels at its end),
+filled the solution buffer, run out of room for the constraint lists, or finished, and
+keeps all of its state in the arrays it is given.
 """
 
 from __future__ import annotations
@@ -67,7 +71,7 @@ UNSET, EMPTY = -2, -1
 DESCEND, NEXT = 0, 1
 """Where `search` resumes: choosing a cell at level lv, or trying level lv's next option."""
 
-DONE, BUDGET_USED, BUFFER_FULL = 0, 1, 2
+DONE, BUDGET_USED, BUFFER_FULL, LISTS_FULL = 0, 1, 2, 3
 """Why `search` returned."""
 
 L, PHASE, NODES, BLOCKS, UNDECIDED, STORED, KIDS = range(7)
@@ -106,6 +110,8 @@ class Geometry(NamedTuple):
     """A zero for each word of a placement set."""
     planes: tuple[int, ...]
     """A zero for each plane of the bit-sliced counts."""
+    most_faces: int
+    """The most face sets of one placement: the most a move adds to the constraint lists."""
 
 
 class Stacks(NamedTuple):
@@ -162,7 +168,8 @@ class Output(NamedTuple):
 
 @kernel(cache=True, nogil=True, error_model="numpy")
 def search(s, g, goal, out, budget):
-    """Advance the backtrack by up to `budget` nodes; returns DONE, BUDGET_USED or BUFFER_FULL.
+    """Advance the backtrack by up to `budget` nodes; returns DONE, BUDGET_USED, BUFFER_FULL or
+    LISTS_FULL.
 
     One flat loop: a numba call that passes arrays costs reference counting at every
     call, so the set operations are written out here rather than in helpers."""
@@ -186,6 +193,7 @@ def search(s, g, goal, out, budget):
     undecided = st[UNDECIDED]
     stored = st[STORED]
     visited = 0
+    backed = 0
     status = DONE
     while True:
         if phase == DESCEND and lv == split_at:
@@ -195,6 +203,10 @@ def search(s, g, goal, out, budget):
             phase = NEXT
             lv -= 1
             x = cell[lv]
+        elif phase == DESCEND and 2 * cp[lv + 1] - cp[lv] + g.most_faces > cons.size:
+            # The list a move here makes may not fit above this level's own.
+            status = LISTS_FULL
+            break
         elif phase == DESCEND:
             # Select the undecided cell with the fewest options, or record a solution: the
             # first cell with at most one option if there is one, else the first least.
@@ -313,6 +325,10 @@ def search(s, g, goal, out, budget):
             lv -= 1
             if lv < 0:
                 status = DONE
+                break
+            backed += 1
+            if visited + backed >= budget:
+                status = BUDGET_USED
                 break
             continue
         m = nxt
@@ -484,7 +500,7 @@ def search(s, g, goal, out, budget):
         fp[lv + 2] = fp[lv + 1]
         lv += 1
         phase = DESCEND
-        if visited >= budget:
+        if visited + backed >= budget:
             status = BUDGET_USED
             break
     st[L] = lv

@@ -148,6 +148,15 @@ def placements(box: Box, brick: tuple[int, int, int]) -> list[Placement]:
     return sorted(found, key=lambda p: (box.index(*p.corner), p.size))
 
 
+def table_bytes(box: Box, brick: tuple[int, int, int]) -> int:
+    """Bytes `Tables.steps` holds at most while it builds the tables of `brick` in `box`."""
+    volume = brick[0] * brick[1] * brick[2]
+    count = placement_count(box, brick)
+    listed = count * (2 * volume + 6 * max(volume // min(brick), 1))
+    images = (count + box.cell_count) * box.symmetry_count * 8
+    return listed * LISTED_CELL_BYTES + images
+
+
 @dataclass(frozen=True)
 class Tables:
     """Flat integer tables of one box and brick, as the search kernel reads them."""
@@ -170,6 +179,13 @@ class Tables:
     inverse_image: np.ndarray
     """(G, P): the placement that symmetry s maps onto placement p."""
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the tables' arrays (the placements' objects aside), for memory budgets."""
+        arrays = (self.cells, self.cover_start, self.cover, self.face_start)
+        more = (self.face_cells_start, self.face_cells, self.perm, self.inverse_image)
+        return sum(a.nbytes for a in (*arrays, *more))
+
     @classmethod
     def build(cls, box: Box, brick: tuple[int, int, int] = DEFAULT_BRICK) -> Tables:
         """The tables of `brick` in `box`, built at once."""
@@ -187,10 +203,7 @@ class Tables:
         (default: `MemoryBudget.of(None)`)."""
         pacer = Pacer("building tables", time.perf_counter(), PROGRESS_SECONDS)
         volume = brick[0] * brick[1] * brick[2]
-        count = placement_count(box, brick)
-        listed = count * (2 * volume + 6 * max(volume // min(brick), 1))
-        images = (count + box.cell_count) * box.symmetry_count * 8
-        needed = listed * LISTED_CELL_BYTES + images
+        needed = table_bytes(box, brick)
         (MemoryBudget.of(None) if budget is None else budget).check(needed, "building the tables")
         found = placements(box, brick)
         steps = (3 + box.symmetries.shape[0]) * len(found)

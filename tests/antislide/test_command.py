@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 
 import pytest
 
-from slidelab.antislide import command
+from slidelab.antislide import command, search
+from slidelab.cli import main
 from slidelab.errors import ParseError, SlidelabError
 from tests.antislide.figures import SEED_NON_EXAMPLE, SEED_3x3x3
 
@@ -118,3 +120,70 @@ def test_jobs_and_journal_give_the_same_counts(capsys, tmp_path):
 def test_jobs_must_be_positive():
     with pytest.raises(SlidelabError, match=r"^--jobs must be at least 1$"):
         run("3", "3", "3", "--jobs", "0")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "digest"),
+    [
+        ("4 4 5 --list --max-blocks 17 --jobs 1", "a8d2734fa6bca46b"),
+        ("4 4 5 --list --max-blocks 17 --jobs 2", "a8d2734fa6bca46b"),  # 35 subproblems
+        ("4 4 5 --list --max-blocks 17 --jobs 1 --json", "1fb32bb52cd3a4ad"),
+        ("4 4 4 --list --jobs 2 --json", "893387bc67bf68fd"),  # one subproblem
+    ],
+)
+def test_listings_stay_as_they_were(capsys, arguments, digest):
+    """Digests of the output before packings were printed as they are found (and the JSON
+    written one packing at a time): the same packings, in the same order, byte for byte."""
+    assert main(["antislide", *arguments.split()]) == 0
+    out = capsys.readouterr().out
+    assert _digest(out) == digest
+    if "--json" in arguments:
+        assert out == json.dumps(json.loads(out)) + "\n"
+
+
+def test_listed_packings_are_printed_as_they_are_found(capsys, monkeypatch):
+    """--list kept every packing until the search ended: 5 5 5 --list > out.txt grew past 3 GB
+    without writing a byte.  Stopped after a few kernel calls, it has listed what they found."""
+    assert main(["antislide", "4", "4", "5", "--list", "--jobs", "1"]) == 0
+    whole = capsys.readouterr().out
+    chunk, calls = search._Run.chunk, []
+
+    def chunk_then_stop(run: search._Run) -> int:
+        calls.append(run)
+        if len(calls) > 5:
+            raise KeyboardInterrupt
+        return chunk(run)
+
+    monkeypatch.setattr(search._Run, "chunk", chunk_then_stop)
+    assert main(["antislide", "4", "4", "5", "--list", "--jobs", "1"]) == 130
+    listed = capsys.readouterr().out
+    assert listed.startswith("# 1: (16 syms, 0 blks)\n") and whole.startswith(listed)
+    assert listed.count("# ") == int(calls[0].out.by_blocks.sum())
+
+
+def test_kept_packings_are_refused_past_the_memory_budget(capsys, monkeypatch):
+    """In JSON the packings come after the counts: they are kept, and counted.  (A constant
+    kernel budget makes each batch the buffer's 4,096 packings, so the count stops at the
+    same one every time.)"""
+    monkeypatch.setattr(search, "next_budget", lambda *pace: 1 << 24)
+    assert main(["antislide", "4", "4", "5", "--list", "--json", "--max-memory", "10M"]) == 3
+    assert capsys.readouterr() == (
+        "",
+        "slidelab: keeping the listed packings would need 10.6 MiB, more than the limit set "
+        "by --max-memory (10.0 MiB)\n",
+    )
+
+
+def test_gathered_packings_are_refused_past_the_memory_budget(capsys):
+    """Split, the packings are listed in the whole search's order once every subproblem has
+    ended: they are gathered, and counted (4 x 4 x 4 is searched whole, in one subproblem)."""
+    assert main(["antislide", "4", "4", "4", "--list", "--jobs", "2", "--max-memory", "1.5M"]) == 3
+    assert capsys.readouterr() == (
+        "",
+        "slidelab: gathering the subproblems' packings would need 3.5 MiB, more than the limit "
+        "set by --max-memory (1.5 MiB)\n",
+    )

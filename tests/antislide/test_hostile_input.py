@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from slidelab import memory
 from slidelab.antislide.document import parse_document
 from slidelab.antislide.model import Placement
 from slidelab.cli import main
@@ -82,3 +83,58 @@ def test_an_enormous_box_is_refused_by_the_memory_budget(capsys, dims, needed):
         f"slidelab: building the tables would need {needed}, more than the limit set by "
         "--max-memory (1,024.0 MiB)\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "needed", "limit"),
+    [
+        ("1 1 1000000 --max-memory 500M", "at least 500,335.3 MiB", "500.0"),
+        ("1 1 300000 --max-memory 500M", "at least 75,100.9 MiB", "500.0"),
+        ("1 1 100000 --jobs 1 --max-memory 500M", "at least 6,283.6 MiB", "500.0"),
+        ("2 2 20000 --jobs 1 --max-memory 500M", "at least 10,655.7 MiB", "500.0"),
+        ("2 2 20000 --jobs 2 --max-memory 500M", "at least 10,655.7 MiB", "500.0"),
+        # within the least a box of its size needs, refused once its tables are built
+        ("1 1 2000 --brick 1 1 2 --jobs 1 --max-memory 5M", "7.4 MiB", "5.0"),
+        ("1 1 2000 --brick 1 1 2 --jobs 2 --max-memory 5M", "7.4 MiB", "5.0"),
+    ],
+)
+def test_a_search_beyond_the_memory_budget_is_refused(capsys, arguments, needed, limit):
+    """The search's stacks and bitboards, which grow with the square of the cells, were made
+    without asking the budget: 1 1 1000000 ended in numpy's ArrayMemoryError (488 GiB), and
+    2 2 20000 --max-memory 500M held 11 GB."""
+    assert main(["antislide", *arguments.split()]) == 3
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == (
+        "",
+        f"slidelab: the search would need {needed}, more than the limit set by --max-memory "
+        f"({limit} MiB)\n",
+    )
+
+
+def test_a_search_beyond_the_default_budget_is_refused(capsys, monkeypatch):
+    monkeypatch.setattr(memory, "available_memory", lambda: 8 << 30)
+    assert main(["antislide", "1", "1", "1000000"]) == 3
+    assert capsys.readouterr().err == (
+        "slidelab: the search would need at least 500,335.3 MiB, more than the default memory "
+        "budget (60% of the available memory, 4,915.2 MiB; set it with --max-memory)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("huge", "same"),
+    [
+        (["--max-blocks", str(2**64)], []),
+        (["--max-blocks", str(10**20), "--jobs", "2"], ["--jobs", "2"]),
+        (["--min-blocks", str(10**20)], ["--min-blocks", "17"]),
+        (["--min-blocks", str(2**64), "--max-blocks", str(2**64 + 1), "--jobs", "2"],
+         ["--min-blocks", "17", "--jobs", "2"]),
+    ],
+)  # fmt: skip
+def test_block_counts_beyond_the_box_mean_what_its_most_means(capsys, huge, same):
+    """--max-blocks 18446744073709551616 (or 10**20) stopped numba with a TypingError ("Int
+    value is too large"): a max from the most bricks the box holds up is no limit, and a min
+    above it leaves no packing, as --help says."""
+    assert main(["antislide", "4", "4", "4", "--json", *same]) == 0
+    expected = capsys.readouterr()
+    assert main(["antislide", "4", "4", "4", "--json", *huge]) == 0
+    assert capsys.readouterr() == expected

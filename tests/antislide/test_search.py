@@ -242,8 +242,8 @@ def test_progress_fraction_grows_within_zero_and_one():
 def test_boxes_up_to_5x5x5_share_the_kernel_the_warm_up_compiles():
     # the kernel is compiled once per number of words and planes (tuple lengths in Geometry)
     def widths(dims, brick=model.DEFAULT_BRICK):
-        geometry = search._geometry(Tables.build(Box(dims), brick))
-        return len(geometry.cell_words), len(geometry.placement_words), len(geometry.planes)
+        sizes = search._Sizes.of(Tables.build(Box(dims), brick), keep=False)
+        return sizes.cell_words, sizes.placement_words, sizes.planes
 
     boxes = [(2, 2, 2), (3, 3, 3), (4, 4, 4), (4, 4, 5), (4, 5, 5), (5, 5, 5)]
     assert {widths(dims) for dims in boxes} == {(2, 4, 4)}
