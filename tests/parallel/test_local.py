@@ -294,22 +294,37 @@ def _alive(pid: int) -> bool:
 def test_ctrl_c_stops_a_split_run_and_every_worker(tmp_path):
     """Ctrl-C reaches the whole process group: the workers ignore it, and the first process
     says it stopped and kills them."""
-    run_ = subprocess.Popen(
-        [sys.executable, "-m", "slidelab", "antislide", "5", "5", "5", "--jobs", "3"],
+    run_ = _split_run(["5", "5", "5", "--jobs", "3"])
+    try:
+        workers = _workers_of(run_, 2)
+        os.killpg(run_.pid, signal.SIGINT)
+        out, err = run_.communicate(timeout=10)
+        assert (run_.returncode, out, err) == (130, "", "slidelab: stopped\n")
+        _ended_within(workers, seconds=5)
+    finally:
+        _kill_group(run_.pid)
+
+
+def _split_run(box_and_jobs: list[str]) -> subprocess.Popen[str]:
+    """`slidelab antislide` on local workers, in a process group of its own, started as a
+    terminal starts a command (Ctrl-C not ignored)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "slidelab", "antislide", *box_and_jobs],
         start_new_session=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal starts it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+
+
+def _workers_of(run_: subprocess.Popen[str], count: int) -> list[int]:
+    """The pids of `run_`'s workers, once it has `count` of them (within a minute)."""
     deadline = time.monotonic() + 60
-    while len(workers := _children(run_.pid)) < 2:
+    while len(workers := _children(run_.pid)) < count:
         assert time.monotonic() < deadline and run_.poll() is None
         time.sleep(0.01)
-    os.killpg(run_.pid, signal.SIGINT)
-    out, err = run_.communicate(timeout=10)
-    assert (run_.returncode, out, err) == (130, "", "slidelab: stopped\n")
-    assert not any(_alive(pid) for pid in workers)
+    return workers
 
 
 def _children(pid: int) -> list[int]:
@@ -330,18 +345,9 @@ def test_a_signal_to_the_first_process_alone_ends_every_worker(stop, status, sai
     """SIGTERM and SIGHUP sent to the first process only stop it as Ctrl-C does (it kills its
     workers); SIGKILL kills it, and the kernel its workers, deep in subproblems that take
     minutes."""
-    run_ = subprocess.Popen(
-        [sys.executable, "-m", "slidelab", "antislide", "5", "5", "6", "--jobs", "2"],
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    run_ = _split_run(["5", "5", "6", "--jobs", "2"])
     try:
-        deadline = time.monotonic() + 60
-        while not (workers := _children(run_.pid)):
-            assert time.monotonic() < deadline and run_.poll() is None
-            time.sleep(0.01)
+        workers = _workers_of(run_, 1)
         time.sleep(1)  # into its first subproblem
         run_.send_signal(stop)
         out, err = run_.communicate(timeout=10)
