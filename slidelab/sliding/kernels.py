@@ -298,12 +298,18 @@ def first_match(states, lo, hi, keys):
 
 
 @kernel(cache=True, nogil=True, inline="always")
-def _fits(board, occ, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, to):
-    """Whether the pieces lo..hi of a moving set (vertices `mask`; anchored at padded cells
-    set_at[lo:hi], their kinds' edge lists in `board` from set_edges[lo:hi]), shifted by
-    `disp` where they fit, can take a unit step in direction d to displacement `to`: every
-    cell one of them enters is empty or held by one of them in `occ` (the other cells they
-    cover next are theirs already).
+def _fits(board, occ, set_at, set_edges, lo, hi, base, mask, disp, d, bits, blockers, to):
+    """Whether the pieces lo..hi of a moving set (vertices `base` + the bits of `mask`;
+    anchored at padded cells set_at[lo:hi], their kinds' edge lists in `board` from
+    set_edges[lo:hi]), shifted by `disp` where they fit, can take a unit step in direction d
+    to displacement `to`: every cell one of them enters is empty or held by one of them in
+    `occ` (the other cells they cover next are theirs already).
+
+    A superpiece's vertices fit in `mask` from base 0 (it has at most
+    `MAX_SUPERPIECE_PIECES`); a single piece, one of up to thousands, is base = its vertex
+    with mask 1.  A holder outside the 64 vertices from `base` (a wall too) blocks before
+    any shift: a shift by 64 or more is undefined in compiled code, and x86 takes it modulo
+    64, which once let a piece step onto the piece 64 after it.
 
     On a padded board of at most 64 cells the check is one test on bitboards instead:
     `bits` holds the set's cells where it stands and `blockers` every other cell of a
@@ -317,7 +323,8 @@ def _fits(board, occ, set_at, set_edges, lo, hi, mask, disp, d, bits, blockers, 
         i = set_edges[m] + d
         for e in range(board.edge_lo[i], board.edge_hi[i]):
             held = occ[at + board.edges[e]]
-            if held != 0 and (held < 0 or not (mask >> np.uint64(held)) & _ONE):
+            offset = np.uint64(held - base)  # walls and vertices below base wrap round
+            if held != 0 and (offset > 63 or not (mask >> offset) & _ONE):
                 return False
     return True
 
@@ -771,7 +778,8 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
         sizes[cover_piece[i]] += 1
     multi = np.flatnonzero(sizes > 1)  # the pieces of several cells (see _flood)
     piece_dirs = board.piece_dirs
-    # the vertices of pieces that may not move across (right, left) or down (down, up)
+    # the vertices of pieces that may not move across (right, left) or down (down, up),
+    # which only superpiece styles read (their pieces fit in a word)
     pinned_across = np.uint64(0)
     pinned_down = np.uint64(0)
     for p in range(n_pieces):
@@ -855,7 +863,8 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
             # ideals were chosen).
             first_piece = set_lo[s]
             last_piece = set_lo[s + 1]
-            mask = masks[s] if superpieces else _ONE << np.uint64(set_pieces[s] + 1)
+            base = 0 if superpieces else set_pieces[s] + 1
+            mask = masks[s] if superpieces else _ONE
             set_bits = np.uint64(0)
             if bitboards:
                 for m in range(first_piece, last_piece):
@@ -887,6 +896,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                                 set_edges,
                                 first_piece,
                                 last_piece,
+                                base,
                                 mask,
                                 disp,
                                 d,
@@ -911,6 +921,7 @@ def expand(board, space, lo, hi, budget, reach, superpieces, sift, sifted):
                     set_edges,
                     first_piece,
                     last_piece,
+                    base,
                     mask,
                     disp,
                     d,
