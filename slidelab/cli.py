@@ -146,8 +146,11 @@ def main(argv: Sequence[str] | None = None, *, program: bool = False) -> int:
     except BrokenPipeError:  # the reader left (`| head`): stop quietly, as Unix tools do
         _discard(sys.stdout)
         return EXIT_BROKEN_PIPE
-    except OSError as error:  # stdout's or stderr's: commands report their files' errors
-        return _output_failed(error)
+    except OSError as error:
+        if error.filename is not None:  # a file a command did not report itself: say which
+            print(f"slidelab: {error.filename}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return _output_failed(error)  # writing stdout or stderr failed
 
 
 def _command(arguments: list[str], known: list[str], program: bool) -> int:

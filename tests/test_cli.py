@@ -202,3 +202,14 @@ def test_whole_number_options_take_ascii_digits_only(capsys, arguments, value):
         cli.main(arguments)
     assert stopped.value.code == 2
     assert f"not a whole number in digits 0-9: {value!r}" in capsys.readouterr().err
+
+
+def test_a_file_error_no_command_reported_names_the_file(monkeypatch, capsys):
+    """Only an error without a file name is the output's: one naming a file says which."""
+
+    def failing(_args: argparse.Namespace) -> int:
+        raise PermissionError(13, "Permission denied", "/root/x.journal")
+
+    monkeypatch.setattr(command, "run", failing)
+    assert cli.main(["dlx", "p.dlx"]) == cli.EXIT_BAD_INPUT
+    assert capsys.readouterr().err == "slidelab: /root/x.journal: Permission denied\n"
