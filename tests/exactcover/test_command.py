@@ -8,6 +8,7 @@ import json
 import pytest
 
 from slidelab.cli import main
+from slidelab.exactcover import command
 from slidelab.exactcover.dlxformat import format_problem
 from tests.exactcover.problems import queens
 from tests.exactcover.test_dlxformat import DLX1_EXAMPLE, DLX3_EXAMPLE
@@ -124,3 +125,38 @@ def test_a_small_count_on_two_jobs_runs_alone(capsys, queens8):
         "this process",
     )
     assert main(["dlx", queens8, "--count", "--jobs", "2", "--limit", "3"]) == 2
+
+
+def test_a_json_listing_stopped_and_resumed_lists_every_solution_once(
+    capsys, tmp_path, monkeypatch
+):
+    """Stopped (Ctrl-C as the second batch is shown), --json prints what it listed; the run
+    that resumes lists the rest and says how many came before."""
+    path = tmp_path / "queens10.dlx"
+    path.write_text(format_problem(queens(10)))
+    assert main(["dlx", str(path), "--json", "--jobs", "1"]) == 0
+    everything = json.loads(capsys.readouterr().out)["found"]
+    real = command.drive_in_terminal
+
+    def stopped_at_the_second_batch(search, show):
+        shown = []
+
+        def show_or_stop(batch):
+            if shown:
+                raise KeyboardInterrupt
+            shown.append(batch)
+            show(batch)
+
+        return real(search, show_or_stop)
+
+    state = str(tmp_path / "run.npz")
+    monkeypatch.setattr(command, "drive_in_terminal", stopped_at_the_second_batch)
+    assert main(["dlx", str(path), "--json", "--save", state]) == 130
+    first = json.loads(capsys.readouterr().out)
+    monkeypatch.undo()
+    assert main(["dlx", str(path), "--json", "--resume", state]) == 0
+    rest = json.loads(capsys.readouterr().out)
+    assert (first["complete"], first["stopped"]) == (False, True)
+    assert first["solutions"] == len(first["found"]) == rest["solutions_before"] > 0
+    assert rest["solutions"] == len(everything) == 724
+    assert first["found"] + rest["found"] == everything
